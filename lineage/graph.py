@@ -1,0 +1,72 @@
+"""Nodes, edges and traversal of the lineage graph.
+
+An edge points from a parent (what something was made from) to a child (what was made):
+message -> claim -> embedding -> index row, claim -> export file, claim -> backup. Deletion of a
+node must reach every descendant; `descendants` finds them level by level so a store can answer
+one query per level instead of one per node.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class NodeKind(StrEnum):
+    SOURCE = "source"  # a conversation message (by message id)
+    MEMORY = "memory"  # a stored claim (by memory id)
+    EMBEDDING = "embedding"  # a vector computed from a claim's text
+    INDEX_ROW = "index_row"  # a row of the vector index
+    SUMMARY = "summary"  # a profile summary built from claims
+    CACHE = "cache"  # a cached value built from claims
+    EXPORT = "export"  # an export file handed to the user
+    BACKUP = "backup"  # a backup snapshot file
+
+
+class Relation(StrEnum):
+    EXTRACTED = "extracted"  # source -> memory
+    EMBEDDED = "embedded"  # memory -> embedding
+    INDEXED = "indexed"  # embedding -> index row
+    SUMMARIZED = "summarized"
+    CACHED = "cached"
+    EXPORTED = "exported"
+    BACKED_UP = "backed_up"
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Node:
+    kind: NodeKind
+    id: str
+
+    def __str__(self) -> str:
+        return f"{self.kind.value}:{self.id}"
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    parent: Node
+    child: Node
+    relation: Relation
+
+
+ChildrenOf = Callable[[frozenset[Node]], Mapping[Node, Iterable[Node]]]
+
+
+def descendants(roots: Iterable[Node], children_of: ChildrenOf) -> set[Node]:
+    """Every node reachable from `roots` (roots excluded unless reachable from another root).
+
+    `children_of` receives one frontier at a time and returns the children of each of its
+    nodes; cycles are tolerated (each node is expanded once).
+    """
+    seen: set[Node] = set()
+    expanded: set[Node] = set()
+    frontier = frozenset(roots)
+    while frontier:
+        expanded |= frontier
+        found: set[Node] = set()
+        for children in children_of(frontier).values():
+            found.update(children)
+        seen |= found
+        frontier = frozenset(found - expanded)
+    return seen

@@ -1,0 +1,3 @@
+from permem.cli import main
+
+main()

@@ -1,0 +1,1 @@
+"""Alembic migrations of the system of record (script location `permem:migrations`)."""

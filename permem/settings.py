@@ -1,0 +1,92 @@
+"""Settings, read once from the environment at the edge (CLI, flow entry) and passed in.
+
+Every variable has the `PERMEM_` prefix. Nothing in permem reads the environment elsewhere.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from permem.errors import ConfigurationError
+
+_ROLE_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
+
+
+class Settings(BaseSettings):
+    """Where permem keeps its data and how it reaches its stores."""
+
+    model_config = SettingsConfigDict(env_prefix="PERMEM_", extra="ignore", frozen=True)
+
+    home: Path = Field(
+        default=Path("~/.permem"),
+        description="Folder for local state: the embedded PostgreSQL data folder, the default "
+        "LanceDB directory, exports and backups.",
+    )
+    database_url: str | None = Field(
+        default=None,
+        description="SQLAlchemy URL of the PostgreSQL database as its owner (runs migrations). "
+        "Unset: permem starts an embedded PostgreSQL in <home>/pgdata and uses it.",
+    )
+    app_role: str = Field(
+        default="permem_app",
+        description="Non-superuser role the application connects as, so row-level security "
+        "applies. Created by `permem db upgrade` when missing.",
+    )
+    app_password: SecretStr | None = Field(
+        default=None,
+        description="Password of the application role, for servers that do not trust local "
+        "connections. Unset: connect without a password.",
+    )
+    lance_uri: str | None = Field(
+        default=None,
+        description="LanceDB URI (a directory or an object-store URL). Unset: <home>/lance.",
+    )
+
+    @field_validator("home")
+    @classmethod
+    def _expand_home(cls, value: Path) -> Path:
+        return value.expanduser().absolute()
+
+    @field_validator("database_url")
+    @classmethod
+    def _postgres_only(cls, value: str | None) -> str | None:
+        if value is None or value == "":
+            return None
+        scheme = value.split("://", 1)[0]
+        if scheme in ("postgresql", "postgres"):
+            return "postgresql+psycopg://" + value.split("://", 1)[1]
+        if scheme != "postgresql+psycopg":
+            raise ValueError(
+                f"must be a postgresql:// or postgresql+psycopg:// URL, got scheme {scheme!r}"
+            )
+        return value
+
+    @field_validator("app_role")
+    @classmethod
+    def _role_name(cls, value: str) -> str:
+        if not _ROLE_NAME.match(value):
+            raise ValueError(f"must be a plain lower-case identifier, got {value!r}")
+        return value
+
+    @property
+    def resolved_lance_uri(self) -> str:
+        return self.lance_uri or str(self.home / "lance")
+
+    @property
+    def embedded_pgdata(self) -> Path:
+        return self.home / "pgdata"
+
+
+def load_settings() -> Settings:
+    """Read the environment once; a bad value becomes a one-line `ConfigurationError`."""
+    try:
+        return Settings()
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "settings"
+        message = str(first["msg"]).removeprefix("Value error, ")
+        raise ConfigurationError(f"invalid setting PERMEM_{where.upper()}: {message}") from exc

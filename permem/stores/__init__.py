@@ -1,0 +1,1 @@
+"""The stores permem writes to: PostgreSQL (system of record) and the derived indexes."""

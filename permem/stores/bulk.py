@@ -1,0 +1,80 @@
+"""Bulk insert through COPY: the batch path of the system of record.
+
+PostgreSQL refuses `COPY FROM` into a table with row-level security, so rows are copied into a
+transaction-local temporary table and moved with one `INSERT ... SELECT`, to which the table's
+policies, privileges and constraints apply exactly as to any other insert.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import psycopg
+import sqlalchemy as sa
+from psycopg.types.json import Jsonb
+from sqlalchemy.engine import Connection
+
+_JSON_TYPES = (dict,)
+
+
+def _adapt(value: Any) -> Any:
+    return Jsonb(value) if isinstance(value, _JSON_TYPES) else value
+
+
+def copy_insert(
+    conn: Connection,
+    table: sa.Table,
+    rows: Sequence[Mapping[str, Any]],
+    *,
+    skip_conflicts: bool = False,
+    returning: str | None = None,
+) -> list[Any]:
+    """Insert `rows` (all with the same keys) into `table`; return the `returning` column
+    of the inserted rows (empty when `returning` is None).
+
+    With `skip_conflicts`, a row that violates a unique constraint is skipped, not an error.
+    """
+    if not rows:
+        return []
+    columns = list(rows[0])
+    raw = conn.connection.driver_connection
+    if raw is None:  # pragma: no cover - only for a closed connection
+        raise RuntimeError("bulk insert needs an open connection")
+    try:
+        return _copy_insert(raw, table.name, columns, rows, skip_conflicts, returning)
+    except psycopg.Error as exc:
+        # Surface driver errors as SQLAlchemy's, like every other statement permem runs.
+        raise sa.exc.DBAPIError.instance(
+            f"bulk insert into {table.name}", None, exc, psycopg.Error
+        ) from exc
+
+
+def _copy_insert(
+    raw: psycopg.Connection[Any],
+    table: str,
+    columns: list[str],
+    rows: Sequence[Mapping[str, Any]],
+    skip_conflicts: bool,
+    returning: str | None,
+) -> list[Any]:
+    column_list = ", ".join(f'"{c}"' for c in columns)
+    staging = f"_bulk_{table}"
+    with raw.cursor() as cursor:
+        cursor.execute(f"DROP TABLE IF EXISTS pg_temp.{staging}")
+        cursor.execute(
+            f"CREATE TEMP TABLE {staging} ON COMMIT DROP AS "
+            f"SELECT {column_list} FROM {table} WITH NO DATA"
+        )
+        with cursor.copy(f"COPY {staging} ({column_list}) FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row([_adapt(row[c]) for c in columns])
+        statement = f"INSERT INTO {table} ({column_list}) SELECT {column_list} FROM {staging}"
+        if skip_conflicts:
+            statement += " ON CONFLICT DO NOTHING"
+        if returning:
+            statement += f' RETURNING "{returning}"'
+        cursor.execute(statement)
+        result = [r[0] for r in cursor.fetchall()] if returning else []
+        cursor.execute(f"DROP TABLE pg_temp.{staging}")
+    return result

@@ -1,0 +1,117 @@
+"""Real PostgreSQL for every test: the server named by PERMEM_TEST_DATABASE_URL, or an embedded
+one started for the session. Each test that needs a database gets a fresh one, dropped after."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from sqlalchemy.engine import make_url
+
+from permem.records import Kind, Message, Origin, Role, Sensitivity, SourceRef, UserMemory
+from permem.settings import Settings
+from permem.stores import migrate
+from permem.stores.database import Database, open_database
+from permem.stores.embedded import start_embedded
+
+SERVER_VARIABLE = "PERMEM_TEST_DATABASE_URL"
+T0 = datetime(2026, 11, 1, 9, 0, tzinfo=UTC)
+
+
+@pytest.fixture(scope="session")
+def pg_server_url(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """Owner URL of a maintenance database on the server the tests use."""
+    url = os.environ.get(SERVER_VARIABLE)
+    if url:
+        return url.replace("postgresql://", "postgresql+psycopg://", 1)
+    pgdata = tmp_path_factory.mktemp("embedded-pg") / "pgdata"
+    return start_embedded(pgdata, database="postgres")
+
+
+@pytest.fixture
+def database_url(pg_server_url: str) -> Iterator[str]:
+    """A new, empty database for one test."""
+    name = f"permem_test_{uuid.uuid4().hex[:12]}"
+    admin = sa.create_engine(pg_server_url, isolation_level="AUTOCOMMIT", poolclass=sa.NullPool)
+    with admin.connect() as conn:
+        conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield make_url(pg_server_url).set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as conn:
+            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@pytest.fixture
+def settings(database_url: str, tmp_path: Path) -> Settings:
+    return Settings(database_url=database_url, home=tmp_path / "home")
+
+
+@pytest.fixture
+def bare_db(settings: Settings) -> Iterator[Database]:
+    """The database with no schema yet."""
+    db = open_database(settings)
+    yield db
+    db.dispose()
+
+
+@pytest.fixture
+def db(bare_db: Database) -> Database:
+    """The database migrated to head."""
+    migrate.upgrade(bare_db)
+    return bare_db
+
+
+@pytest.fixture
+def owner(db: Database) -> Iterator[sa.Engine]:
+    """An engine as the database owner (a superuser on the test servers)."""
+    engine = db.owner_engine()
+    yield engine
+    engine.dispose()
+
+
+def message(tenant: str = "acme", message_id: str = "m1", **overrides: Any) -> Message:
+    fields: dict[str, Any] = {
+        "message_id": message_id,
+        "tenant": tenant,
+        "account": "alice",
+        "conversation_id": "c1",
+        "turn": 1,
+        "role": Role.USER,
+        "text": "I'm allergic to peanuts.",
+        "ts": T0,
+    }
+    fields.update(overrides)
+    return Message(**fields)
+
+
+def memory(tenant: str = "acme", message_id: str | None = "m1", **overrides: Any) -> UserMemory:
+    fields: dict[str, Any] = {
+        "tenant": tenant,
+        "subject": "alice",
+        "account": "alice",
+        "origin": Origin.USER_FACT,
+        "kind": Kind.CONSTRAINT,
+        "claim": "is allergic to peanuts",
+        "source": SourceRef(message_id, (0, 23) if message_id else None),
+        "scope": "global",
+        "purpose": "assistant",
+        "observed_at": T0,
+        "valid_from": T0,
+        "valid_until": None,
+        "confidence": 0.9,
+        "sensitivity": Sensitivity.SPECIAL,
+    }
+    fields.update(overrides)
+    return UserMemory(**fields)
+
+
+MessageFactory = Callable[..., Message]
+MemoryFactory = Callable[..., UserMemory]

@@ -1,0 +1,207 @@
+"""Tenant isolation is enforced by PostgreSQL itself, not by WHERE clauses."""
+
+import uuid
+from collections.abc import Iterator
+
+import pytest
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from permem.stores.database import (
+    Database,
+    list_tenants,
+    register_tenant,
+    tenant_salt,
+    tenant_transaction,
+    unbound_transaction,
+)
+from permem.stores.memories import append_memories
+from permem.stores.schema import (
+    TENANT_TABLES,
+    erasure_ledger,
+    gate_decisions,
+    legal_holds,
+    memory_events,
+    quarantine,
+    recall_log,
+    subject_settings,
+)
+from permem.stores.sources import append_sources
+from tests.conftest import memory, message
+
+
+def _fill(conn: Connection, tenant: str) -> None:
+    """One row of every tenant table for `tenant`, written through the application role."""
+    register_tenant(conn, tenant)
+    append_sources(conn, [message(tenant, f"{tenant}-m1")])
+    record = memory(tenant, f"{tenant}-m1")
+    append_memories(conn, [record])  # also writes a lineage edge
+    rid = uuid.uuid4()
+    conn.execute(
+        sa.insert(memory_events).values(
+            tenant=tenant, memory_id=record.id, field="status", old_value="active",
+            new_value="paused", actor="alice", reason="test",
+        )
+    )  # fmt: skip
+    conn.execute(
+        sa.insert(gate_decisions).values(
+            tenant=tenant, candidate_hash="h", decision="reject", reasons=["test"],
+            policy_version="test",
+        )
+    )  # fmt: skip
+    conn.execute(
+        sa.insert(recall_log).values(
+            tenant=tenant, actor="alice", subject="alice", purpose="assistant", scope="global",
+            query_hash="h", returned_ids=[record.id], filtered_out={},
+        )
+    )  # fmt: skip
+    conn.execute(
+        sa.insert(erasure_ledger).values(
+            tenant=tenant, request_id=rid, target_kind="claim", target_id=str(record.id),
+            node_kind="memory", node_id=str(record.id), state="blocked", requested_by="alice",
+        )
+    )  # fmt: skip
+    conn.execute(
+        sa.insert(legal_holds).values(
+            tenant=tenant, subject="alice", reason="litigation", placed_by="counsel"
+        )
+    )
+    conn.execute(sa.insert(subject_settings).values(tenant=tenant, subject="alice", updated_by="a"))
+    conn.execute(
+        sa.insert(quarantine).values(
+            tenant=tenant, file="x.jsonl", line_no=3, reason="bad json", content_hash="h"
+        )
+    )
+
+
+@pytest.fixture
+def two_tenants(db: Database) -> Iterator[Database]:
+    for tenant in ("tenant-a", "tenant-b"):
+        with tenant_transaction(db.app, tenant) as conn:
+            _fill(conn, tenant)
+    yield db
+
+
+def test_every_tenant_table_is_filled_for_both_tenants(
+    owner: sa.Engine, two_tenants: Database
+) -> None:
+    # The owner (a superuser) bypasses RLS: it sees that both tenants really have rows.
+    with owner.connect() as conn:
+        for table in TENANT_TABLES:
+            tenants = set(conn.execute(sa.select(table.c.tenant).distinct()).scalars())
+            assert tenants == {"tenant-a", "tenant-b"}, table.name
+
+
+def test_bound_session_sees_only_its_tenant_without_any_where(two_tenants: Database) -> None:
+    with tenant_transaction(two_tenants.app, "tenant-a") as conn:
+        for table in TENANT_TABLES:
+            rows = conn.execute(sa.text(f"SELECT tenant FROM {table.name}")).scalars().all()
+            assert rows, f"{table.name}: tenant-a should see its own rows"
+            assert set(rows) == {"tenant-a"}, table.name
+
+
+def test_bound_session_cannot_insert_into_another_tenant(two_tenants: Database) -> None:
+    for table in TENANT_TABLES:
+        with pytest.raises(sa.exc.ProgrammingError, match="row-level security"):
+            with tenant_transaction(two_tenants.app, "tenant-a") as conn:
+                _insert_minimal(conn, table.name, "tenant-b")
+
+
+@pytest.mark.parametrize("table", [t.name for t in TENANT_TABLES])
+def test_no_row_can_be_moved_to_another_tenant(two_tenants: Database, table: str) -> None:
+    with pytest.raises(sa.exc.ProgrammingError, match="permission denied"):
+        with tenant_transaction(two_tenants.app, "tenant-a") as conn:
+            conn.execute(sa.text(f"UPDATE {table} SET tenant = 'tenant-b'"))
+
+
+def test_unbound_session_sees_no_tenant_rows(two_tenants: Database) -> None:
+    with unbound_transaction(two_tenants.app) as conn:
+        for table in TENANT_TABLES:
+            count = conn.execute(sa.text(f"SELECT count(*) FROM {table.name}")).scalar()
+            assert count == 0, table.name
+        assert list_tenants(conn) == ["tenant-a", "tenant-b"]
+
+
+def test_unattributed_quarantine_rows_are_visible_only_unbound(db: Database) -> None:
+    with unbound_transaction(db.app) as conn:
+        conn.execute(
+            sa.insert(quarantine).values(
+                tenant=None, file="x.jsonl", line_no=1, reason="not JSON", content_hash="h"
+            )
+        )
+    with tenant_transaction(db.app, "tenant-a") as conn:
+        assert conn.execute(sa.text("SELECT count(*) FROM quarantine")).scalar() == 0
+    with unbound_transaction(db.app) as conn:
+        assert conn.execute(sa.text("SELECT count(*) FROM quarantine")).scalar() == 1
+
+
+def test_salt_is_per_tenant_and_unreadable_directly(two_tenants: Database) -> None:
+    with tenant_transaction(two_tenants.app, "tenant-a") as conn:
+        salt_a = tenant_salt(conn)
+    with tenant_transaction(two_tenants.app, "tenant-b") as conn:
+        salt_b = tenant_salt(conn)
+    assert len(salt_a) == 32 and salt_a != salt_b
+    with pytest.raises(sa.exc.ProgrammingError, match="permission denied"):
+        with unbound_transaction(two_tenants.app) as conn:
+            conn.execute(sa.text("SELECT hash_salt FROM tenants"))
+
+
+def test_binding_does_not_leak_across_pooled_transactions(two_tenants: Database) -> None:
+    engine = sa.create_engine(two_tenants.app.url, pool_size=1, max_overflow=0)
+    try:
+        with tenant_transaction(engine, "tenant-a") as conn:
+            assert conn.execute(sa.text("SELECT count(*) FROM memories")).scalar() == 1
+        with unbound_transaction(engine) as conn:  # same pooled connection
+            assert conn.execute(sa.text("SELECT count(*) FROM memories")).scalar() == 0
+    finally:
+        engine.dispose()
+
+
+def test_every_table_with_a_tenant_column_has_forced_rls(owner: sa.Engine) -> None:
+    with owner.connect() as conn:
+        rows = conn.execute(
+            sa.text(
+                "SELECT c.relname, c.relrowsecurity, c.relforcerowsecurity "
+                "FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid "
+                "WHERE a.attname = 'tenant' AND c.relkind = 'r' "
+                "AND c.relnamespace = 'public'::regnamespace"
+            )
+        ).all()
+    unprotected = {name for name, rls, forced in rows if not (rls and forced)}
+    assert unprotected == {"tenants"}  # the registry, deliberately readable (no salts)
+    assert {name for name, *_ in rows} == {t.name for t in TENANT_TABLES} | {"tenants"}
+
+
+def _insert_minimal(conn: Connection, table: str, tenant: str) -> None:
+    values = {
+        "sources": "(tenant, message_id, account, conversation_id, turn, role, ts, scope, purpose,"
+        " content_hash) VALUES (:t, 'x', 'a', 'c', 1, 'user', now(), 'global', 'assistant', 'h')",
+        "memories": "(tenant, subject, account, origin, kind, claim, scope, purpose, observed_at,"
+        " valid_from, confidence, sensitivity, confirmation, status, claim_hash) VALUES (:t,"
+        " 's', 'a', 'user_fact', 'fact', 'c', 'global', 'assistant', now(), now(), 0.5, 'none',"
+        " 'unconfirmed', 'active', 'h')",
+        "memory_events": "(tenant, memory_id, field, old_value, new_value, actor, reason) VALUES"
+        " (:t, gen_random_uuid(), 'status', 'a', 'b', 'x', 'y')",
+        "gate_decisions": "(tenant, candidate_hash, decision, reasons, policy_version) VALUES"
+        " (:t, 'h', 'reject', '{}', 'v')",
+        "lineage_edges": "(tenant, parent_kind, parent_id, child_kind, child_id, relation)"
+        " VALUES (:t, 'source', 'x', 'memory', 'y', 'extracted')",
+        "recall_log": "(tenant, actor, subject, purpose, scope, query_hash, returned_ids,"
+        " filtered_out) VALUES (:t, 'a', 's', 'p', 'g', 'h', '{}', '{}')",
+        "erasure_ledger": "(tenant, request_id, target_kind, target_id, node_kind, node_id,"
+        " state, requested_by) VALUES (:t, gen_random_uuid(), 'claim', 'x', 'memory', 'x',"
+        " 'blocked', 'a')",
+        "legal_holds": "(tenant, subject, reason, placed_by) VALUES (:t, 's', 'r', 'p')",
+        "subject_settings": "(tenant, subject, updated_by) VALUES (:t, 'other', 'x')",
+        "quarantine": "(tenant, file, line_no, reason, content_hash) VALUES (:t, 'f', 1, 'r', 'h')",
+    }[table]
+    conn.execute(sa.text(f"INSERT INTO {table} {values}"), {"t": tenant})
+
+
+def test_bulk_path_is_subject_to_the_same_policies(two_tenants: Database) -> None:
+    with pytest.raises(sa.exc.ProgrammingError, match="row-level security"):
+        with tenant_transaction(two_tenants.app, "tenant-a") as conn:
+            append_sources(conn, [message("tenant-b", "sneaky")])
+    with tenant_transaction(two_tenants.app, "tenant-b") as conn:
+        rows = conn.execute(sa.text("SELECT message_id FROM sources")).scalars().all()
+    assert rows == ["tenant-b-m1"]

@@ -1,0 +1,66 @@
+"""Migrations from an empty database to head and back, on the real server."""
+
+import sqlalchemy as sa
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+
+from permem.stores import migrate
+from permem.stores.database import Database
+from permem.stores.schema import TENANT_TABLES, metadata
+
+PERMEM_TABLES = {t.name for t in TENANT_TABLES} | {"tenants"}
+
+
+def _tables(db: Database) -> set[str]:
+    engine = db.owner_engine()
+    try:
+        return set(sa.inspect(engine).get_table_names()) - {"alembic_version"}
+    finally:
+        engine.dispose()
+
+
+def test_upgrade_from_empty_creates_every_table(bare_db: Database) -> None:
+    assert _tables(bare_db) == set()
+    assert migrate.current_revision(bare_db) is None
+    migrate.upgrade(bare_db)
+    assert _tables(bare_db) == PERMEM_TABLES
+    assert migrate.current_revision(bare_db) == migrate.head_revision()
+
+
+def test_downgrade_to_base_removes_everything_and_upgrade_again(bare_db: Database) -> None:
+    migrate.upgrade(bare_db)
+    migrate.downgrade(bare_db, "base")
+    assert _tables(bare_db) == set()
+    engine = bare_db.owner_engine()
+    with engine.connect() as conn:
+        functions = conn.execute(
+            sa.text("SELECT proname FROM pg_proc WHERE proname LIKE 'permem_%'")
+        ).all()
+    engine.dispose()
+    assert functions == []
+    migrate.upgrade(bare_db)
+    assert _tables(bare_db) == PERMEM_TABLES
+
+
+def test_migrated_schema_matches_the_core_description(db: Database) -> None:
+    engine = db.owner_engine()
+    with engine.connect() as conn:
+        diff = compare_metadata(MigrationContext.configure(conn), metadata)
+    engine.dispose()
+    assert diff == []
+
+
+def test_application_role_is_plain_and_shared_by_databases(db: Database) -> None:
+    engine = db.owner_engine()
+    with engine.connect() as conn:
+        row = conn.execute(
+            sa.text(
+                "SELECT rolsuper, rolbypassrls, rolcreaterole, rolcreatedb, rolcanlogin "
+                "FROM pg_roles WHERE rolname = :r"
+            ),
+            {"r": db.app_role},
+        ).one()
+    engine.dispose()
+    assert tuple(row) == (False, False, False, False, True)
+    # A second upgrade run (as when another database of the cluster migrates) is harmless.
+    migrate.upgrade(db)
