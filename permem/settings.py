@@ -46,6 +46,18 @@ class Settings(BaseSettings):
         description="LanceDB URI (a directory or an object-store URL). Unset: <home>/lance.",
     )
 
+    embedder: str = Field(
+        default="minilm",
+        description="Embedding model for the vector index: `minilm` (all-MiniLM-L6-v2, "
+        "offline) or `hashing` (lexical feature hashing, for benchmarks and fast tests).",
+    )
+    batch_size: int = Field(
+        default=2000,
+        ge=1,
+        le=100_000,
+        description="Log lines per nightly batch (one transaction and one task per stage each).",
+    )
+
     @field_validator("home")
     @classmethod
     def _expand_home(cls, value: Path) -> Path:

@@ -4,6 +4,8 @@ one started for the session. Each test that needs a database gets a fresh one, d
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 import uuid
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
@@ -15,23 +17,31 @@ import sqlalchemy as sa
 from sqlalchemy.engine import make_url
 
 from permem.records import Kind, Message, Origin, Role, Sensitivity, SourceRef, UserMemory
+from permem.runtime import close_all
 from permem.settings import Settings
 from permem.stores import migrate
 from permem.stores.database import Database, open_database
-from permem.stores.embedded import start_embedded
+from permem.stores.embedded import start_embedded, stop_embedded
 
 SERVER_VARIABLE = "PERMEM_TEST_DATABASE_URL"
 T0 = datetime(2026, 11, 1, 9, 0, tzinfo=UTC)
 
 
 @pytest.fixture(scope="session")
-def pg_server_url(tmp_path_factory: pytest.TempPathFactory) -> str:
+def pg_server_url() -> Iterator[str]:
     """Owner URL of a maintenance database on the server the tests use."""
     url = os.environ.get(SERVER_VARIABLE)
     if url:
-        return url.replace("postgresql://", "postgresql+psycopg://", 1)
-    pgdata = tmp_path_factory.mktemp("embedded-pg") / "pgdata"
-    return start_embedded(pgdata, database="postgres")
+        yield url.replace("postgresql://", "postgresql+psycopg://", 1)
+        return
+    # Outside pytest's rotating basetemp: another pytest session on the machine may prune
+    # old basetemps while this server still runs from one.
+    folder = Path(tempfile.mkdtemp(prefix="permem-test-pg-"))
+    try:
+        yield start_embedded(folder / "pgdata", database="postgres")
+    finally:
+        stop_embedded(folder / "pgdata")
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture
@@ -44,6 +54,7 @@ def database_url(pg_server_url: str) -> Iterator[str]:
     try:
         yield make_url(pg_server_url).set(database=name).render_as_string(hide_password=False)
     finally:
+        close_all()
         with admin.connect() as conn:
             conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()

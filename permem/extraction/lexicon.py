@@ -1,0 +1,321 @@
+"""Word lists the extraction rules and the classifier read. One place, plain data.
+
+Each pattern is matched case-insensitively on word boundaries against a sentence. They are cues,
+not verdicts: the rules combine them with the parse.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+
+
+def words(*alternatives: str) -> re.Pattern[str]:
+    """A case-insensitive pattern matching any alternative as whole words."""
+    body = "|".join(sorted(alternatives, key=len, reverse=True))
+    return re.compile(rf"(?<![\w'])(?:{body})(?![\w'])", re.IGNORECASE)
+
+
+def categories(table: Mapping[str, Iterable[str]]) -> dict[str, re.Pattern[str]]:
+    return {name: words(*alternatives) for name, alternatives in table.items()}
+
+
+FIRST_PERSON = words(
+    "i", "i'm", "im", "i've", "ive", "i'd", "i'll", "me", "my", "mine", "myself",
+    "we", "we're", "we've", "our", "ours", "us",
+)  # fmt: skip
+
+# Statements about durable states, tastes, habits and constraints.
+DURABLE = words(
+    r"like[sd]?", "liking", r"love[sd]?", "loving", r"enjoy(?:s|ed)?", r"prefer(?:s|red)?",
+    r"hate[sd]?", r"dislike[sd]?", "detest", "adore", "can't stand", "cannot stand",
+    "can't do", "can't eat", "can't have", "can't drink", r"avoid(?:s|ed)?", "allergic",
+    r"intoleran(?:t|ce)", "vegan", "vegetarian", "pescatarian", "halal", "kosher",
+    r"gluten[- ]free", "diet", r"favou?rite", "fav", "fan of", "into", "obsessed",
+    "passionate", "always", "never", "usually", "mostly", "often", "tend to", "rather",
+    "don't", "do not", "won't", "doesn't", "not really", "not a fan", "only", "work",
+    "works", "working", "live", "lives", "living", "based in", "from", "born", "grew up",
+    "married", "divorced", "single", "have", "has", "got", "own", "speak", "study",
+    "studying", "collect", "play", "read", "watch", "listen", "cook", "eat", "drink",
+    "use", "using", "am", "i'm", "im", "is", "are", "was", "been", "beginner", "learning",
+    "training", "retired", "appeal", "appeals", "appealing", "comfort", "go with",
+    "went with", "pick", "choose", "stick with", "switched", "moved", "started", "quit",
+    "stopped", "trying to", "goal", "plan", "planning", "going to", "gonna", "will",
+    "thinking about", "considering", "hope to", "want to", "wanna", "keep",
+    "remember", "believe", "think", "feel", "find", "phobia", "afraid", "scared", "scare",
+    "love language", "taste", "style", "picky",
+)  # fmt: skip
+
+# Sentences that ask for something rather than state something durable.
+REQUEST_OPENERS = re.compile(
+    r"^\s*(?:what|how|why|where|when|which|who|whom|whose|can|could|would|will|should|shall|"
+    r"do(?!\s+not)|does|did|is|are|am|was|were|have|has|any|anything|tell me|help me|"
+    r"give me|show me|"
+    r"explain|describe|write|list|compare|summari[sz]e|translate|generate|create|"
+    r"(?:i|we)(?:'d| would)?\s+(?:really\s+)?(?:need|like|want|love)\s+(?:some\s+|a\s+|an\s+)?"
+    r"(?:help|to know|to find|to learn more|advice|ideas|suggestions|recommendations|tips|"
+    r"info|information)|(?:i'm|i am|we're|im)\s+(?:just\s+)?(?:looking for|trying to find|"
+    r"wondering)|i\s+was\s+(?:just\s+)?wondering|looking for)\b",
+    re.IGNORECASE,
+)
+PLEASANTRY = re.compile(
+    r"^\s*(?:thanks?|thank you|thx|ty|ok(?:ay)?|sure|great|cool|nice|awesome|perfect|"
+    r"sounds good|got it|i see|i agree|yes|yeah|yep|no|nope|haha|lol|hi|hello|hey|hiya|"
+    r"wow|oh|ah)\b[\s!.,]*$",
+    re.IGNORECASE,
+)
+
+# Imperatives and politeness markers that turn a sentence into a standing instruction.
+INSTRUCTION = words(
+    "please", "pls", "plz", "stp", "from now on", "going forward", "in future",
+    "in the future", "next time", "always", "never", "don't", "do not", "stop", "avoid",
+    "make sure", "keep", "use", "answer", "reply", "respond", "write", "call me",
+    "text me", "email me", "remind me", "show", "send", "no more", "just give",
+    "everywhere", "for me",
+)  # fmt: skip
+IMPERATIVE_OPENER = re.compile(
+    r"^\s*(?:please\s+|pls\s+|and\s+|also:?\s+|so\s+)?(?:always|never|don't|do not|stop|avoid|"
+    r"keep|use|answer|reply|respond|write|call|text|email|remind|show|send|give|make|"
+    r"assume|suggest|recommend|plan|book|put|format|spell|talk|speak|address|mention|"
+    r"remember|note|save|let|skip|include|exclude|report)\b",
+    re.IGNORECASE,
+)
+REMEMBER_REQUEST = words(
+    "remember", "keep in mind", "bear in mind", "don't forget", "do not forget", "note that",
+    "make a note", "save this", "save that", "for future reference", "whenever you",
+    "every time you", "any time you", "anytime you", "take into account",
+)  # fmt: skip
+
+LANGUAGE = words(
+    "english", "french", "français", "francais", "spanish", "español", "espanol", "german",
+    "deutsch", "italian", "italiano", "portuguese", "português", "dutch", "nederlands",
+    "polish", "polski", "chinese", "mandarin", "japanese", "korean", "arabic", "hindi",
+    "russian", "turkish", "swedish", "british spelling", "american spelling", "metric",
+    "imperial", "celsius", "fahrenheit", "24-hour", "12-hour",
+)  # fmt: skip
+
+CORRECTION = words(
+    "actually", "anymore", "any more", "no longer", "switched to", "switched", "changed to",
+    "moved to", "now", "nowadays", "these days", "instead", "not anymore", "from now on",
+    "update", "correction", "i was wrong", "not the", "caved",
+)  # fmt: skip
+
+ONE_OFF = words(
+    "just this once", "this once", "this time only", "only this time", "just this time",
+    "for this trip only", "for this trip", "just tonight", "only tonight", "for tonight",
+    "just for today", "only today", "for today only", "this one time", "one-off", "one off",
+    "just for now", "for this session", "for this conversation", "for this chat",
+)  # fmt: skip
+
+HEDGE = words(
+    "maybe", "perhaps", "might", "may", "possibly", "probably", "not sure", "unsure",
+    "thinking about", "thinking of", "considering", "i guess", "kind of", "kinda",
+    "sort of", "no idea if", "if i", "someday", "some day", "eventually", "who knows",
+)  # fmt: skip
+
+PLAN = words(
+    "going to", "gonna", "plan to", "plans to", "planning to", "planning on", "will",
+    "i'll", "intend to", "thinking about", "thinking of", "considering", "next week",
+    "next month", "next year", "next summer", "next spring", "next fall", "next autumn",
+    "next winter", "in the fall", "in the spring", "in the summer", "in the winter",
+    "in the autumn",
+)  # fmt: skip
+
+# "I <verb> ..." at the start of a sentence states something about the speaker, unless the
+# verb asks for help now.
+I_STATEMENT = re.compile(
+    r"^\s*(?:i|we)(?:'m|'ve|'d|'re)?\s+(?!need\b|want to know|wonder|was wondering|"
+    r"am looking|'m looking|have a question|hope you|guess\b|see\b|agree\b|think so|mean\b|"
+    r"just wanted|would like|'d like|was just|am just|'m just|can't find|cannot find|"
+    r"don't know|do not know|don't understand|have no idea|got it|understand)\w",
+    re.IGNORECASE,
+)
+STANDING = words("from now on", "going forward", "in future", "in the future", "next time")
+
+PAST_EVENT = words(
+    "yesterday", "last week", "last month", "last year", "last night", "last weekend",
+    "the other day", "recently", "just got", "just had", "just finished", "earlier today",
+    "this morning", "ago",
+)  # fmt: skip
+
+# Beliefs about how the world is (not tastes): never stored as facts about the person, and a
+# factual question must not be answered from them.
+BELIEF = re.compile(
+    r"\b(?:i(?:'ve| have)?\s+always\s+(?:believed|thought)|i\s+still\s+(?:think|believe)|"
+    r"i'm\s+convinced|i\s+am\s+convinced|everyone\s+knows|it's\s+a\s+(?:fact|myth)|"
+    r"i\s+(?:believe|think|reckon)\s+(?:that\s+)?(?:the|a|an|all|most|vaccines|[a-z]+s)\s+"
+    r"(?:is|are|was|were|cause|causes)\b|\bis\s+basically\s+(?:poison|toxic|a\s+lie|fake))",
+    re.IGNORECASE,
+)
+CHOICE = re.compile(
+    r"\b(?:i(?:'ll| will| think i'll| would| 'd)?\s+(?:go|going)\s+with|let's\s+go\s+with|"
+    r"i(?:'ll| will)?\s+(?:take|pick|choose)|option\s+\d+\s+(?:is|seems|sounds)|"
+    r"(?:is|seems|sounds)\s+(?:like\s+)?(?:the\s+best|more\s+appealing|better)\s+"
+    r"(?:choice|option|fit|for me))",
+    re.IGNORECASE,
+)
+
+# Third parties the user talks about: "my wife", "my brother Tunde".
+RELATIONS = (
+    "wife", "husband", "partner", "spouse", "son", "daughter", "kid", "kids", "child",
+    "children", "baby", "mom", "mum", "mother", "dad", "father", "parents", "brother",
+    "sister", "friend", "boss", "manager", "colleague", "coworker", "co-worker",
+    "roommate", "flatmate", "neighbor", "neighbour", "grandma", "grandmother", "grandpa",
+    "grandfather", "aunt", "uncle", "cousin", "niece", "nephew", "fiance", "fiancé",
+    "fiancee", "fiancée", "girlfriend", "boyfriend", "stepson", "stepdaughter", "toddler",
+    "teenager", "teen", "family", "in-laws", "mother-in-law", "father-in-law",
+)  # fmt: skip
+THIRD_PARTY_SUBJECT = re.compile(
+    r"(?:^|[,;:]\s*|\b(?:and|but|so|that's|that is|it's|it is)\s+)"
+    rf"my\s+(?P<relation>{'|'.join(sorted(RELATIONS, key=len, reverse=True))})\b",
+    re.IGNORECASE,
+)
+
+# Instruction-like text planted in content the user did not write (memory poisoning).
+PLANTED_INSTRUCTION = re.compile(
+    r"\b(?:ai|assistant|chatbot|model|llm|system)\s*[:,]|"
+    r"\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+|the\s+)?(?:previous|prior|above|earlier)|"
+    r"\b(?:save|store|add|write|record|remember)\s+(?:this|that|it)?\s*(?:to|in|into)\s+"
+    r"(?:their|the user'?s?|your|the reader'?s?|his|her)\s+(?:profile|memory|memories|notes)|"
+    r"\bthe\s+(?:user|reader|customer|visitor)\s+(?:is|has|wants|prefers|likes|needs|must)\b|"
+    r"\b(?:reveal|share|send|disclose|forward|leak|expose|give)\b.{0,60}\b(?:address(?:es)?|"
+    r"password|credentials|card|phone|email|data|information|details)\b|"
+    r"\b(?:always|never|must|should|from now on)\b.{0,40}\b(?:respond|reply|answer|recommend|"
+    r"say|tell|use|buy|promote)\b|"
+    r"\bassistant[_ ]?(?:policy|instructions?|rules?|prompt)\b|"
+    r"\bsystem\s+prompt\b|\bnew\s+instructions?\b|<\s*span[^>]*display\s*:\s*none",
+    re.IGNORECASE,
+)
+
+# A `key: value` line of an imported profile.
+IMPORT_FIELD = re.compile(r"^\s*(?P<key>[\w.\- ]{1,60}?)\s*[:=]\s*(?P<value>\S.*)$")
+
+# Topics on which a newer statement supersedes an older one.
+TOPICS = categories(
+    {
+        "diet": (
+            "vegan", "vegetarian", "pescatarian", "keto", "paleo", "whole30", "halal",
+            "kosher", "carnivore", "flexitarian", "plant-based", "omnivore", "eat meat",
+            "eat fish", "diet",
+        ),
+        "phone": (
+            "iphone", "android", "pixel", "samsung", "galaxy", "ios", "oneplus", "phone",
+        ),
+        "payday": ("payday", "paid", "paycheck", "pay day", "salary", "get paid", "wages"),
+        "reply_language": (
+            "english", "french", "français", "spanish", "español", "german", "deutsch",
+            "italian", "portuguese", "dutch", "polish", "japanese", "chinese",
+        ),
+        "units": ("metric", "imperial", "celsius", "fahrenheit", "miles", "kilometres"),
+        "spelling": ("british spelling", "american spelling", "uk spelling", "us spelling"),
+        "home": ("live in", "living in", "moved to", "based in", "relocated to"),
+        "job": ("new job", "work as", "job as", "my job", "employer", "work at", "works at"),
+        "schedule": ("mornings", "evenings", "weekends", "weekdays", "days a week", "night shift"),
+    }
+)  # fmt: skip
+
+# Special categories of personal data (GDPR art. 9), by category.
+SPECIAL = categories(
+    {
+        "health": (
+            "allergic", "allergy", "allergies", r"intoleran(?:t|ce)", "coeliac", "celiac",
+            r"diabet(?:es|ic)", "asthma", "epilepsy", "epileptic", "cancer", "chemo",
+            "chemotherapy", "hiv", "depression", "depressed", "anxiety disorder", "adhd",
+            "autism", "autistic", "bipolar", "ptsd", "ocd", "pregnant", "pregnancy", "ivf",
+            "fertility", "egg retrieval", "miscarriage", "therapy", "therapist",
+            "psychiatrist", "medication", "meds", "prescribed", "insulin", "surgery",
+            "disability", "disabled", "wheelchair", "chronic", "diagnosed", "diagnosis",
+            "migraines", "eczema", "crohn's", "ibs", "arthritis", "hypertension",
+            "heart condition", "cholesterol", "phobia", "eating disorder", "anorexia",
+            "bulimia", "rehab", "sober", "sobriety", "alcoholic", "addiction", "hearing aid",
+            "blind", "deaf", "dyslexia", "dyslexic", "std", "sti",
+        ),
+        "sex_life": (
+            "gay", "lesbian", "bisexual", "bi", "queer", "trans", "transgender", "nonbinary",
+            "non-binary", "asexual", "pansexual", "sex life", "my sexuality", "coming out",
+            "came out", "transition", "hrt",
+        ),
+        "religion": (
+            "muslim", "christian", "catholic", "protestant", "jewish", "hindu", "buddhist",
+            "sikh", "atheist", "agnostic", "mormon", "church", "mosque", "synagogue",
+            "temple", "pray", "prayer", "ramadan", "fasting for", "halal", "kosher", "sabbath",
+            "shabbat", "bible", "quran", "torah", "religion", "religious", "faith",
+        ),
+        "politics": (
+            "democrat", "republican", "labour voter", "tory", "conservative party",
+            "liberal party", "socialist", "communist", "libertarian", "voted for",
+            "vote for", "party member", "political", "politics", "maga", "leftist",
+        ),
+        "ethnicity": (
+            "my ethnicity", "my race", "i'm black", "i am black", "i'm white", "i am white",
+            "i'm asian", "i am asian", "i'm latino", "i'm latina", "i'm hispanic",
+            "indigenous", "aboriginal", "roma",
+        ),
+        "union": ("trade union", "union member", "labor union", "labour union", "my union"),
+        "biometrics": ("fingerprint", "face scan", "iris scan", "voiceprint", "biometric"),
+        "genetics": ("genetic", "genome", "dna test", "brca", "23andme", "hereditary"),
+    }
+)  # fmt: skip
+
+# Personal data that is not special but is handled strictly (quasi-identifiers included).
+PERSONAL = categories(
+    {
+        "finance": (
+            "salary", "income", "debt", "debts", "rent", "loan", "loans", "mortgage",
+            "bank", "credit score", "savings", "broke", "paid", "payday", "paycheck",
+            "bills", "overdraft", "bankrupt", "behind on", "afford", "budget", "money",
+            "earn", "net worth", "investments",
+        ),
+        "location": (
+            "live in", "living in", "lives in", "based in", "moved to", "home in",
+            "my address", "my street", "my neighbourhood", "my neighborhood", "parents' in",
+            "staying in", "i'm from", "i am from", "originally from", "grew up in",
+            "born in", "hometown",
+        ),
+        "relationships": (
+            "married", "divorced", "single", "widowed", "engaged", "wife", "husband",
+            "girlfriend", "boyfriend", "partner", "dating", "separated", "fiance", "fiancé",
+        ),
+        "age": (r"\d{1,2}\s*(?:years?|yrs?)\s*old", r"i'm\s+\d{2}", r"i am\s+\d{2}", "my age",
+                "in my (?:twenties|thirties|forties|fifties|sixties|20s|30s|40s|50s|60s)",
+                "retired", "teenager"),
+        "sex": ("as a woman", "as a man", "as a guy", "as a girl", "i'm a woman",
+                "i'm a man", "i'm a guy", "i'm a girl", "female", "male"),
+        "education": (
+            "degree", "phd", "master's", "masters", "bachelor's", "bachelors", "high school",
+            "college", "university", "graduated", "diploma", "dropout", "grad school",
+        ),
+        "occupation": (
+            "work as", "job as", "my job", "i'm a nurse", "i'm a teacher", "i'm a doctor",
+            "i'm an engineer", "i'm a developer", "i'm a lawyer", "profession", "my career",
+            "my boss", "employer", "colleague", "coworker", "i'm a student", "my company",
+            "my shift", "trucker", "truck driver",
+        ),
+    }
+)  # fmt: skip
+
+DISCOURSE_PREFIX = re.compile(
+    r"^\s*(?:(?:by the way|btw|also|oh|ah|well|hm+|hmm+|ok(?:ay)?|so|and|but|haha|lol|"
+    r"thanks(?: so much)?(?: for [^,.!]{0,60})?|thank you(?: for [^,.!]{0,60})?|great|"
+    r"cool|yeah|yes|no|anyway|on another note|on a related note|also:|plus|honestly|"
+    r"tbh|fyi|hi|hiya|hey|hello)[\s,:;!.-]+)+",
+    re.IGNORECASE,
+)
+
+# Kind cues, checked in this order after instructions and plans.
+CONSTRAINT = words(
+    "allergic", r"intoleran(?:t|ce)", "can't eat", "cannot eat", "can't have", "can't drink",
+    "can't do", "cannot do", "avoid", "avoids", "avoiding", "never", "only", "strict",
+    "strictly", "don't eat", "do not eat", "don't drink", "don't use", "won't", "must not",
+    "mustn't", "vegan", "vegetarian", "pescatarian", "halal", "kosher", r"gluten[- ]free",
+    "dairy-free", "nut-free", "sugar-free", "phobia", "scare me", "scares me", "itchy",
+    "headache", "not allowed", "no", "without", "refuse", "coeliac", "celiac", "whole30",
+    "keto", "diet",
+)  # fmt: skip
+PREFERENCE = words(
+    r"like[sd]?", r"love[sd]?", r"enjoy(?:s|ed)?", r"prefer(?:s|red)?", r"hate[sd]?",
+    r"dislike[sd]?", r"favou?rite", "fan of", "into", "rather", "appeal", "appeals",
+    "appealing", "comfort", "taste", "style", "picky", "adore", "detest", "can't stand",
+    "cannot stand", "love language", "not a fan", "not really into", "obsessed",
+    "passionate", "makes my day", "fine",
+)  # fmt: skip

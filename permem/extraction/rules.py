@@ -1,0 +1,177 @@
+"""The offline default extractor: rules over spaCy parses of the sentences the cue pass kept.
+
+For each kept sentence the parse answers who the sentence is about (its grammatical subject:
+the speaker, a third party introduced as "my <relation>", or the world), whether it is an
+imperative, whether its main verb is negated and whether it reports the past; word lists
+(`lexicon`) then give the kind. The claim is the sentence with leading filler ("by the way,",
+"haha", "also:") and trailing laughter cut off: always a verbatim span of the message.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from spacy.language import Language
+from spacy.tokens import Doc, Token
+
+from permem.extraction import Candidate
+from permem.extraction import lexicon as lx
+from permem.extraction.cues import Cue, SentenceCue, select_many
+from permem.records import Kind, Message, Role
+
+_TRAILING_FILLER = re.compile(
+    r"(?:[\s,]+(?:lol|haha+|hehe|tbh|imo|xd|:\)|:d|;\))|\s*[!.]+)+\s*$", re.IGNORECASE
+)
+_SELF = {"i", "we", "me", "us", "myself", "ourselves"}
+_RELATION_ALIASES = {
+    "mom": "mother", "mum": "mother", "dad": "father", "kids": "child", "kid": "child",
+    "children": "child", "coworker": "colleague", "co-worker": "colleague",
+    "neighbour": "neighbor", "fiance": "fiancé", "fiancee": "fiancé", "fiancée": "fiancé",
+    "grandma": "grandmother", "grandpa": "grandfather", "flatmate": "roommate",
+}  # fmt: skip
+
+
+def normalize_relation(relation: str) -> str:
+    relation = relation.lower()
+    return _RELATION_ALIASES.get(relation, relation)
+
+
+def _claim_bounds(text: str) -> tuple[int, int]:
+    """Offsets of the claim inside a sentence: filler cut from both ends."""
+    start = 0
+    prefix = lx.DISCOURSE_PREFIX.match(text)
+    if prefix and prefix.end() < len(text):
+        start = prefix.end()
+    end = len(text)
+    trailing = _TRAILING_FILLER.search(text, start)
+    if trailing and trailing.start() > start:
+        end = trailing.start()
+    return start, end
+
+
+def _root(doc: Doc) -> Token:
+    for token in doc:
+        if token.dep_ == "ROOT":
+            return token
+    return doc[0]
+
+
+def _subject(root: Token) -> Token | None:
+    for child in root.children:
+        if child.dep_ in ("nsubj", "nsubjpass", "csubj"):
+            return child
+    return None
+
+
+def _is_imperative(doc: Doc, root: Token, subject: Token | None) -> bool:
+    if subject is not None:
+        return False
+    first = next((t for t in doc if not (t.is_punct or t.is_space)), None)
+    if first is None:
+        return False
+    if lx.IMPERATIVE_OPENER.match(doc.text):
+        return True
+    return root.tag_ == "VB" and root.i - first.i <= 2
+
+
+def _kind(cues: frozenset[Cue], text: str, imperative: bool, past: bool, future: bool) -> Kind:
+    if Cue.CHOICE in cues:
+        return Kind.PREFERENCE
+    if imperative or (Cue.INSTRUCTION in cues and Cue.FIRST_PERSON not in cues):
+        return Kind.INSTRUCTION
+    if Cue.LANGUAGE in cues and re.search(r"\b(?:please|pls|stp|for me)\b", text, re.I):
+        return Kind.INSTRUCTION
+    if Cue.PLAN in cues and future and not past:
+        return Kind.PLAN
+    if lx.CONSTRAINT.search(text):
+        return Kind.CONSTRAINT
+    if lx.PREFERENCE.search(text):
+        return Kind.PREFERENCE
+    if past:
+        return Kind.EVENT
+    return Kind.FACT
+
+
+class RuleExtractor:
+    """Rules over spaCy parses; see the module docstring. One instance per process."""
+
+    name = "rules-v1"
+
+    def __init__(self, nlp: Language, batch_size: int = 128) -> None:
+        self._nlp = nlp
+        self._batch_size = batch_size
+
+    def extract(self, messages: Sequence[Message]) -> list[Candidate]:
+        selected = select_many(messages)
+        user = [s for s in selected if s.message.role is Role.USER]
+        untrusted = [s for s in selected if s.message.role is not Role.USER]
+        candidates = [self._untrusted(s) for s in untrusted]
+        texts: list[str] = []
+        bounds: list[tuple[int, int]] = []
+        for sentence in user:
+            a, b = _claim_bounds(sentence.text)
+            bounds.append((a, b))
+            texts.append(sentence.text[a:b])
+        docs = self._nlp.pipe(texts, batch_size=self._batch_size)
+        for sentence, (a, b), doc in zip(user, bounds, docs, strict=True):
+            candidate = self._from_parse(sentence, a, b, doc)
+            if candidate is not None:
+                candidates.append(candidate)
+        candidates.sort(key=lambda c: (c.message.ts, c.message.message_id, c.claim_start))
+        return candidates
+
+    def _untrusted(self, sentence: SentenceCue) -> Candidate:
+        kind = Kind.INSTRUCTION if Cue.PLANTED in sentence.cues else Kind.FACT
+        return Candidate(
+            message=sentence.message,
+            start=sentence.start,
+            end=sentence.end,
+            claim_start=sentence.start,
+            claim_end=sentence.end,
+            kind=kind,
+            about=None,
+            cues=sentence.cues,
+            topic=None,
+        )
+
+    def _from_parse(self, sentence: SentenceCue, a: int, b: int, doc: Doc) -> Candidate | None:
+        if len(doc) == 0:
+            return None
+        root = _root(doc)
+        subject = _subject(root)
+        cues = set(sentence.cues)
+        imperative = _is_imperative(doc, root, subject)
+        about: str | None = None
+        if sentence.relation is not None and (
+            subject is None or subject.lower_ not in _SELF or Cue.THIRD_PARTY in cues
+        ):
+            about = normalize_relation(sentence.relation)
+        elif subject is not None and subject.lower_ not in _SELF and not imperative:
+            # The sentence is about something else ("the Great Wall is ..."): keep it only
+            # when it still concerns the speaker or their project.
+            concerns_speaker = Cue.FIRST_PERSON in cues or Cue.SCOPE_FACT in cues
+            if not (concerns_speaker or Cue.ELLIPTICAL in cues or Cue.LANGUAGE in cues):
+                return None
+        negated = any(c.dep_ == "neg" for c in root.children) or any(
+            t.lower_ in ("never", "no") for t in doc
+        )
+        past = root.tag_ == "VBD" or Cue.PAST in cues
+        future = Cue.PLAN in cues or any(
+            t.lower_ in ("will", "'ll", "gonna") and t.head == root for t in doc
+        )
+        kind = _kind(frozenset(cues), doc.text, imperative, past, future)
+        start = sentence.start
+        return Candidate(
+            message=sentence.message,
+            start=start,
+            end=sentence.end,
+            claim_start=start + a,
+            claim_end=start + b,
+            kind=kind,
+            about=about,
+            cues=frozenset(cues),
+            topic=sentence.topic,
+            negated=negated,
+            doc=doc,
+        )

@@ -1,0 +1,218 @@
+"""The nightly run: the log, batch by batch, through every stage of `permem.pipeline`.
+
+`run` is the single orchestration of the stages. Called with `DIRECT_STAGES` it runs them as
+plain functions (tests, benchmarks); the Prefect flow (`flows/nightly.py`) passes the same
+stages wrapped as tasks, one task per stage per batch. Stages receive the small `Settings` and
+look up the heavy objects in `permem.runtime`.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import time
+import uuid
+from collections import Counter, defaultdict
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from permem import pipeline
+from permem.errors import CheckFailed
+from permem.extraction import Candidate
+from permem.indexing import IndexResult, index_pending, sync_status
+from permem.logs import LogBatch, batches, read_log
+from permem.pipeline import LoadResult, Prepared, Proposal
+from permem.quality import BatchValidation
+from permem.records import Status
+from permem.runtime import runtime
+from permem.settings import Settings
+
+STAGES = ("prepare", "extract", "classify", "redact", "gate", "validate", "load", "index")
+# After the last batch: scalar indexes of the vector index brought up to date once per run.
+FINAL_STAGE = "optimize_index"
+
+# Set by the CLI to drive its progress bar: called with the number of log lines done.
+PROGRESS: contextvars.ContextVar[Callable[[int], None] | None] = contextvars.ContextVar(
+    "permem_nightly_progress", default=None
+)
+
+
+class BatchRejected(CheckFailed):
+    """Great Expectations refused a batch; nothing of it was loaded."""
+
+    def __init__(self, batch: int, validation: BatchValidation) -> None:
+        first = validation.failures[0] if validation.failures else "see the validation result"
+        super().__init__(f"batch {batch} failed validation and was not loaded: {first}")
+        self.validation = validation
+
+
+def prepare_stage(settings: Settings, batch: LogBatch) -> Prepared:
+    return pipeline.prepare(runtime(settings).db, batch)
+
+
+def extract_stage(settings: Settings, prepared: Prepared) -> list[Candidate]:
+    return pipeline.extract(runtime(settings).extractor, prepared)
+
+
+def classify_stage(settings: Settings, candidates: list[Candidate]) -> list[Proposal]:
+    return pipeline.classify_all(candidates)
+
+
+def redact_stage(settings: Settings, proposals: list[Proposal]) -> list[Proposal]:
+    return pipeline.redact(runtime(settings).redactor, proposals)
+
+
+def gate_stage(settings: Settings, prepared: Prepared, proposals: list[Proposal]) -> list[Proposal]:
+    return pipeline.gate(prepared, proposals)
+
+
+def validate_stage(
+    settings: Settings, prepared: Prepared, proposals: list[Proposal]
+) -> BatchValidation:
+    validation = pipeline.validate(prepared, proposals)
+    if not validation.success:
+        raise BatchRejected(prepared.batch, validation)
+    return validation
+
+
+def load_stage(
+    settings: Settings, prepared: Prepared, proposals: list[Proposal], batch_id: uuid.UUID
+) -> LoadResult:
+    return pipeline.load(runtime(settings).db, prepared, proposals, batch_id)
+
+
+def index_stage(settings: Settings, tenants: list[str], superseded: list[str]) -> IndexResult:
+    rt = runtime(settings)
+    result = index_pending(rt.db, rt.index, rt.embedder, tenants=tenants)
+    # Rows that are not in the index are left alone by the update.
+    result.status_synced = sync_status(rt.index, [(i, Status.SUPERSEDED.value) for i in superseded])
+    return result
+
+
+def optimize_index_stage(settings: Settings) -> None:
+    runtime(settings).index.ensure_scalar_indexes()
+
+
+DIRECT_STAGES: Mapping[str, Callable[..., Any]] = {
+    "optimize_index": optimize_index_stage,
+    "prepare": prepare_stage,
+    "extract": extract_stage,
+    "classify": classify_stage,
+    "redact": redact_stage,
+    "gate": gate_stage,
+    "validate": validate_stage,
+    "load": load_stage,
+    "index": index_stage,
+}
+
+
+@dataclass
+class NightlySummary:
+    """What a run did, for the flow's artifact and the CLI."""
+
+    logs: str
+    batches: int = 0
+    counts: Counter[str] = field(default_factory=Counter)
+    decisions: Counter[str] = field(default_factory=Counter)
+    reasons: Counter[str] = field(default_factory=Counter)
+    decisions_by_kind: Counter[str] = field(default_factory=Counter)
+    origins: Counter[str] = field(default_factory=Counter)
+    sensitivities: Counter[str] = field(default_factory=Counter)
+    seconds: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))
+    quarantined: list[dict[str, Any]] = field(default_factory=list)
+    validations: list[dict[str, Any]] = field(default_factory=list)
+
+    def add_proposals(self, proposals: list[Proposal]) -> None:
+        for proposal in proposals:
+            assert proposal.outcome is not None
+            decision = proposal.outcome.decision.value
+            self.decisions[decision] += 1
+            self.decisions_by_kind[f"{proposal.candidate.kind.value}:{decision}"] += 1
+            for reason in proposal.outcome.reasons:
+                if not reason.startswith(("categories:", "role:")):
+                    self.reasons[reason] += 1
+            if proposal.record is not None:
+                self.origins[proposal.record.origin.value] += 1
+                self.sensitivities[proposal.record.sensitivity.value] += 1
+
+    def as_json(self) -> dict[str, Any]:
+        total = sum(self.seconds.values())
+        read = self.counts["read"] + self.counts["quarantined_lines"]
+        return {
+            "logs": self.logs,
+            "batches": self.batches,
+            "lines": read,
+            "messages_per_second": round(read / total, 1) if total else None,
+            "counts": dict(self.counts),
+            "decisions": dict(self.decisions),
+            "reasons": dict(self.reasons),
+            "decisions_by_kind": dict(self.decisions_by_kind),
+            "claims_by_origin": dict(self.origins),
+            "claims_by_sensitivity": dict(self.sensitivities),
+            "stage_seconds": {k: round(v, 3) for k, v in self.seconds.items()},
+            "quarantined": self.quarantined[:100],
+        }
+
+
+def run(
+    settings: Settings,
+    logs: Path,
+    *,
+    stages: Mapping[str, Callable[..., Any]] = DIRECT_STAGES,
+    after_stage: Callable[[str], None] | None = None,
+) -> NightlySummary:
+    """Process the log at `logs` batch by batch; return what was done.
+
+    `after_stage` is called with each stage's name once it has finished (tests use it to
+    interrupt a run between two stages).
+    """
+    summary = NightlySummary(logs=str(logs))
+    progress = PROGRESS.get()
+
+    def step(name: str, *args: Any) -> Any:
+        started = time.perf_counter()
+        value = stages[name](settings, *args)
+        summary.seconds[name] += time.perf_counter() - started
+        if after_stage is not None:
+            after_stage(name)
+        return value
+
+    stream = batches(read_log(logs), settings.batch_size)
+    while True:
+        started = time.perf_counter()
+        batch = next(stream, None)
+        summary.seconds["read"] += time.perf_counter() - started
+        if batch is None:
+            break
+        summary.batches += 1
+        prepared: Prepared = step("prepare", batch)
+        summary.counts.update(prepared.counts)
+        summary.counts["quarantined_lines"] += len(batch.quarantined)
+        candidates: list[Candidate] = step("extract", prepared)
+        summary.counts["candidates"] += len(candidates)
+        proposals: list[Proposal] = step("classify", candidates)
+        proposals = step("redact", proposals)
+        proposals = step("gate", prepared, proposals)
+        summary.add_proposals(proposals)
+        validation: BatchValidation = step("validate", prepared, proposals)
+        summary.validations.append(
+            {
+                "batch": batch.number,
+                "success": validation.success,
+                "evaluated": validation.evaluated,
+            }
+        )
+        loaded: LoadResult = step("load", prepared, proposals, uuid.uuid4())
+        summary.counts["stored"] += loaded.memories
+        summary.counts["superseded"] += len(loaded.superseded)
+        summary.quarantined.extend(
+            {"file": q.file, "line": q.line_no, "reason": q.reason} for q in prepared.quarantined
+        )
+        indexed: IndexResult = step("index", sorted(prepared.tenants), loaded.superseded)
+        summary.counts["indexed"] += indexed.indexed
+        if progress is not None:
+            progress(len(batch))
+    if summary.counts["indexed"]:
+        step(FINAL_STAGE)
+    return summary

@@ -1,0 +1,476 @@
+"""The nightly batch pipeline, stage by stage, without Prefect.
+
+    read -> prepare -> extract -> classify -> redact -> gate -> validate -> load -> index
+
+Each stage is a function of the runtime and the previous stage's output, so the flow can run
+one Prefect task per stage per batch and tests can run and interrupt the stages directly.
+Nothing is written before `load`, which writes the whole batch (sources, claims, decisions,
+supersessions, lineage, quarantine) in one PostgreSQL transaction; `index` then embeds and
+indexes every committed claim the vector index lacks, so a crash anywhere is repaired by
+running again. Identifiers are derived from the source (tenant, message, span), so a re-run
+produces the same rows and adds none.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from lineage import NodeKind
+from permem import policy
+from permem.classify import Classification, classify
+from permem.extraction import Candidate, Extractor
+from permem.hashing import content_hash
+from permem.logs import LogBatch, Quarantined
+from permem.policy import GateInput, GateOutcome
+from permem.quality import BatchValidation, validate_batch
+from permem.records import Confirmation, GateDecision, Message, SourceRef, Status, UserMemory
+from permem.redaction import Redactor
+from permem.stores.bulk import copy_insert
+from permem.stores.database import Database, bind_tenant, register_tenant, tenant_salt
+from permem.stores.memories import append_memories, memory_rows
+from permem.stores.schema import (
+    erasure_ledger,
+    gate_decisions,
+    memories,
+    memory_events,
+    quarantine,
+    subject_settings,
+)
+from permem.stores.sources import append_sources, known_message_ids
+
+_NAMESPACE = uuid.UUID("6f1c8a52-3b0e-4c4f-9d55-1f1f5e0d7a11")
+
+
+def stable_id(*parts: str) -> uuid.UUID:
+    """A deterministic id from its parts: the same source always yields the same row."""
+    return uuid.uuid5(_NAMESPACE, "\x1f".join(parts))
+
+
+@dataclass
+class TenantState:
+    """What the gate needs to know of one tenant's stored state."""
+
+    salt: bytes
+    paused: set[str] = field(default_factory=set)
+    erased_sources: set[str] = field(default_factory=set)
+    erased_hashes: set[str] = field(default_factory=set)
+
+
+@dataclass
+class Prepared:
+    """Messages of a batch that are new and may be processed, and everything set aside."""
+
+    batch: int
+    messages: list[Message]
+    record_only: list[Message]  # new, recorded as processed, but not read for claims
+    quarantined: list[Quarantined]
+    tenants: dict[str, TenantState]
+    counts: Counter[str]
+
+
+@dataclass
+class Proposal:
+    """One candidate with its classification, redacted claim and gate outcome."""
+
+    candidate: Candidate
+    classification: Classification
+    claim: str = ""
+    entity_types: tuple[str, ...] = ()
+    outcome: GateOutcome | None = None
+    record: UserMemory | None = None
+
+
+@dataclass
+class LoadResult:
+    memories: int
+    decisions: int
+    sources: int
+    quarantined: int
+    superseded: list[str]
+
+
+def _by_tenant(messages: Iterable[Message]) -> dict[str, list[Message]]:
+    grouped: dict[str, list[Message]] = defaultdict(list)
+    for message in messages:
+        grouped[message.tenant].append(message)
+    return grouped
+
+
+def prepare(db: Database, batch: LogBatch) -> Prepared:
+    """Drop what was already processed, incognito messages and duplicates; look up pauses,
+    erasures and salts. Registers new tenants (idempotent) and writes nothing else."""
+    counts: Counter[str] = Counter(read=len(batch.messages), quarantined=len(batch.quarantined))
+    quarantined = list(batch.quarantined)
+    seen: dict[tuple[str, str], str] = {}
+    unique: list[Message] = []
+    for message in batch.messages:
+        key = (message.tenant, message.message_id)
+        digest = content_hash(b"", message.text)
+        if key in seen:
+            if seen[key] != digest:
+                quarantined.append(
+                    Quarantined(
+                        file="<batch>",
+                        line_no=0,
+                        reason=f"duplicate message_id {message.message_id} with other content",
+                        content_hash=digest,
+                        tenant=message.tenant,
+                    )
+                )
+                counts["quarantined"] += 1
+            counts["duplicate"] += 1
+            continue
+        seen[key] = digest
+        if message.incognito:
+            counts["incognito"] += 1
+            continue
+        unique.append(message)
+
+    tenants: dict[str, TenantState] = {}
+    fresh: list[Message] = []
+    record_only: list[Message] = []
+    with db.app.begin() as conn:
+        for tenant, messages in _by_tenant(unique).items():
+            bind_tenant(conn, tenant)
+            register_tenant(conn, tenant)
+            state = _tenant_state(conn, messages)
+            tenants[tenant] = state
+            known = known_message_ids(conn, [m.message_id for m in messages])
+            for message in messages:
+                if message.message_id in known:
+                    counts["already_processed"] += 1
+                elif message.message_id in state.erased_sources:
+                    counts["erased_source"] += 1
+                elif message.account in state.paused:
+                    counts["paused_subject"] += 1
+                    record_only.append(message)
+                else:
+                    fresh.append(message)
+        for tenant in {q.tenant for q in quarantined if q.tenant} - tenants.keys():
+            bind_tenant(conn, tenant)
+            register_tenant(conn, tenant)
+    counts["new"] = len(fresh)
+    return Prepared(batch.number, fresh, record_only, quarantined, tenants, counts)
+
+
+def _tenant_state(conn: Connection, messages: Sequence[Message]) -> TenantState:
+    accounts = {m.account for m in messages}
+    state = TenantState(salt=tenant_salt(conn))
+    state.paused = set(
+        conn.execute(
+            sa.select(subject_settings.c.subject).where(
+                subject_settings.c.paused.is_(True),
+                sa.or_(
+                    subject_settings.c.subject.in_(accounts),
+                    *[subject_settings.c.subject.like(f"{a}:%") for a in accounts][:50],
+                ),
+            )
+        ).scalars()
+    )
+    erased = conn.execute(
+        sa.select(
+            erasure_ledger.c.node_kind, erasure_ledger.c.node_id, erasure_ledger.c.content_hash
+        )
+    ).all()
+    for node_kind, node_id, digest in erased:
+        if node_kind == NodeKind.SOURCE.value:
+            state.erased_sources.add(node_id)
+        if digest:
+            state.erased_hashes.add(digest)
+    return state
+
+
+def extract(extractor: Extractor, prepared: Prepared) -> list[Candidate]:
+    return extractor.extract(prepared.messages)
+
+
+def classify_all(candidates: Sequence[Candidate]) -> list[Proposal]:
+    return [Proposal(candidate, classify(candidate)) for candidate in candidates]
+
+
+def redact(redactor: Redactor, proposals: Sequence[Proposal]) -> list[Proposal]:
+    """Mask direct identifiers in each claim (reusing the extractor's parse when it has one).
+
+    The claim is the verbatim supporting span, so the redacted claim is also the redacted
+    evidence: no second copy of the source text is kept.
+    """
+    for proposal in proposals:
+        candidate = proposal.candidate
+        entities = redactor.analyze(candidate.claim_text, candidate.doc)
+        proposal.claim = _mask(candidate.claim_text, entities)
+        proposal.entity_types = tuple(sorted({e.type for e in entities}))
+    return list(proposals)
+
+
+def _mask(text: str, entities: Sequence[Any]) -> str:
+    pieces: list[str] = []
+    cursor = 0
+    for entity in sorted(entities, key=lambda e: (e.start, -e.end)):
+        if entity.start < cursor:
+            continue
+        pieces.append(text[cursor : entity.start])
+        pieces.append(f"<{entity.type}>")
+        cursor = entity.end
+    pieces.append(text[cursor:])
+    return "".join(pieces).strip()
+
+
+def gate(prepared: Prepared, proposals: Sequence[Proposal]) -> list[Proposal]:
+    """Decide every proposal (see `permem.policy`) and build the records to store."""
+    for proposal in proposals:
+        candidate, c = proposal.candidate, proposal.classification
+        message = candidate.message
+        state = prepared.tenants[message.tenant]
+        outcome = policy.decide(
+            GateInput(
+                role=message.role,
+                incognito=message.incognito,
+                kind=candidate.kind,
+                cues=candidate.cues,
+                origin=c.origin,
+                subject=c.subject,
+                purpose=c.purpose,
+                sensitivity=c.sensitivity,
+                categories=c.categories,
+                requested=c.requested,
+                passing_mention=c.passing_mention,
+                one_off=c.one_off,
+                redacted=bool(proposal.entity_types),
+                shortened=candidate.shortened,
+                content_words=policy.content_words(proposal.claim),
+                source_erased=message.message_id in state.erased_sources,
+                hash_erased=content_hash(state.salt, proposal.claim) in state.erased_hashes,
+                subject_paused=c.subject in state.paused,
+            )
+        )
+        proposal.outcome = outcome
+        if not outcome.stored:
+            continue
+        valid_until = c.valid_until
+        if outcome.decision is GateDecision.SESSION_ONLY:
+            ends = c.valid_from + policy.SESSION_TTL
+            valid_until = min(valid_until, ends) if valid_until else ends
+        proposal.record = UserMemory(
+            id=_claim_id(candidate),
+            tenant=message.tenant,
+            subject=c.subject,
+            account=message.account,
+            origin=c.origin,
+            kind=candidate.kind,
+            claim=proposal.claim,
+            source=SourceRef(message.message_id, (candidate.claim_start, candidate.claim_end)),
+            scope=c.scope,
+            purpose=c.purpose,
+            observed_at=c.observed_at,
+            valid_from=c.valid_from,
+            valid_until=valid_until,
+            confidence=c.confidence,
+            sensitivity=c.sensitivity,
+            confirmation=policy.confirmation_for(outcome, c.requested),
+            status=outcome.status,
+            session=(message.session or message.conversation_id)
+            if outcome.decision is GateDecision.SESSION_ONLY
+            else None,
+            topic=candidate.topic,
+            policy_version=policy.POLICY_VERSION,
+        )
+    return list(proposals)
+
+
+def _claim_id(candidate: Candidate) -> uuid.UUID:
+    m = candidate.message
+    return stable_id(
+        "claim", m.tenant, m.message_id, str(candidate.claim_start), str(candidate.claim_end)
+    )
+
+
+def stored_records(proposals: Sequence[Proposal]) -> list[UserMemory]:
+    return [p.record for p in proposals if p.record is not None]
+
+
+def validate(prepared: Prepared, proposals: Sequence[Proposal]) -> BatchValidation:
+    """Great Expectations over the claims about to be loaded."""
+    rows: list[dict[str, Any]] = []
+    by_tenant: dict[str, list[UserMemory]] = defaultdict(list)
+    for record in stored_records(proposals):
+        by_tenant[record.tenant].append(record)
+    for tenant, records in by_tenant.items():
+        rows.extend(memory_rows(records, prepared.tenants[tenant].salt))
+    return validate_batch(pd.DataFrame(rows))
+
+
+def load(
+    db: Database, prepared: Prepared, proposals: Sequence[Proposal], batch_id: uuid.UUID
+) -> LoadResult:
+    """Write the batch in one transaction: sources, claims (with supersession), decisions,
+    lineage and quarantine. Either all of it is committed or none."""
+    superseded: list[str] = []
+    result = LoadResult(0, 0, 0, 0, superseded)
+    records_by_tenant: dict[str, list[UserMemory]] = defaultdict(list)
+    decisions_by_tenant: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for proposal in proposals:
+        assert proposal.outcome is not None
+        tenant = proposal.candidate.message.tenant
+        if proposal.record is not None:
+            records_by_tenant[tenant].append(proposal.record)
+        decisions_by_tenant[tenant].append(_decision_row(proposal, prepared, batch_id))
+    sources_by_tenant = _by_tenant([*prepared.messages, *prepared.record_only])
+    with db.app.begin() as conn:
+        for tenant in sorted(set(sources_by_tenant) | set(records_by_tenant)):
+            bind_tenant(conn, tenant)
+            result.sources += len(append_sources(conn, sources_by_tenant.get(tenant, []), batch_id))
+            records = _with_supersession(conn, records_by_tenant.get(tenant, []), superseded)
+            append_memories(conn, records, batch_id=batch_id)
+            result.memories += len(records)
+            _apply_supersession(conn, tenant, records, superseded)
+            decisions = decisions_by_tenant.get(tenant, [])
+            copy_insert(conn, gate_decisions, decisions, skip_conflicts=True)
+            result.decisions += len(decisions)
+        result.quarantined = _store_quarantine(conn, prepared.quarantined, batch_id)
+    return result
+
+
+def _decision_row(proposal: Proposal, prepared: Prepared, batch_id: uuid.UUID) -> dict[str, Any]:
+    candidate, outcome = proposal.candidate, proposal.outcome
+    assert outcome is not None
+    message = candidate.message
+    salt = prepared.tenants[message.tenant].salt
+    return {
+        "id": stable_id("decision", str(_claim_id(candidate))),
+        "tenant": message.tenant,
+        "batch_id": batch_id,
+        "source_message_id": message.message_id,
+        "span_start": candidate.claim_start,
+        "span_end": candidate.claim_end,
+        "subject": proposal.classification.subject,
+        "kind": candidate.kind.value,
+        # A hash of the unredacted candidate, never its text (rejected ones included).
+        "candidate_hash": content_hash(salt, candidate.claim_text),
+        "decision": outcome.decision.value,
+        "reasons": list(outcome.reasons),
+        "policy_version": policy.POLICY_VERSION,
+        "memory_id": proposal.record.id if proposal.record else None,
+    }
+
+
+def _supersedes_key(record: UserMemory) -> tuple[str, str, str] | None:
+    usable = record.status is Status.ACTIVE and record.confirmation is not Confirmation.PENDING
+    if record.topic in policy.EXCLUSIVE_TOPICS and record.valid_until is None and usable:
+        return (record.subject, record.topic or "", record.scope)
+    return None
+
+
+def _with_supersession(
+    conn: Connection, records: Sequence[UserMemory], superseded: list[str]
+) -> list[UserMemory]:
+    """Set `supersedes` on standing claims that replace an older one on the same topic."""
+    keys = {k for r in records if (k := _supersedes_key(r)) is not None}
+    if not keys:
+        return list(records)
+    latest: dict[tuple[str, str, str], tuple[Any, str | None]] = {}
+    rows = conn.execute(
+        sa.select(memories.c.id, memories.c.subject, memories.c.topic, memories.c.scope,
+                  memories.c.source_message_id)
+        .where(
+            memories.c.status == Status.ACTIVE.value,
+            sa.tuple_(memories.c.subject, memories.c.topic, memories.c.scope).in_(list(keys)),
+        )
+        .order_by(memories.c.observed_at, memories.c.created_at)
+    ).all()  # fmt: skip
+    for memory_id, subject, topic, scope, message_id in rows:
+        latest[(subject, topic, scope)] = (memory_id, message_id)
+    result: list[UserMemory] = []
+    for record in sorted(records, key=lambda r: (r.observed_at, str(r.id))):
+        key = _supersedes_key(record)
+        if key is not None:
+            previous = latest.get(key)
+            if previous is not None and previous[1] != record.source.message_id:
+                record = _replace_supersedes(record, previous[0])
+            latest[key] = (record.id, record.source.message_id)
+        result.append(record)
+    return result
+
+
+def _replace_supersedes(record: UserMemory, previous: Any) -> UserMemory:
+    from dataclasses import replace
+
+    return replace(record, supersedes=previous)
+
+
+def _apply_supersession(
+    conn: Connection, tenant: str, records: Sequence[UserMemory], superseded: list[str]
+) -> None:
+    """Mark the records that the new ones supersede, with an event each (in this transaction)."""
+    old_ids = [r.supersedes for r in records if r.supersedes is not None]
+    if not old_ids:
+        return
+    # Chains inside one batch (A <- B <- C) mark A and B; all were active before.
+    conn.execute(
+        sa.update(memories)
+        .where(memories.c.id.in_(old_ids), memories.c.status == Status.ACTIVE.value)
+        .values(status=Status.SUPERSEDED.value)
+    )
+    copy_insert(
+        conn,
+        memory_events,
+        [
+            {
+                "tenant": tenant,
+                "memory_id": r.supersedes,
+                "field": "status",
+                "old_value": Status.ACTIVE.value,
+                "new_value": Status.SUPERSEDED.value,
+                "actor": "nightly",
+                "reason": f"superseded by {r.id}",
+            }
+            for r in records
+            if r.supersedes is not None
+        ],
+    )
+    superseded.extend(str(i) for i in old_ids)
+
+
+def _store_quarantine(conn: Connection, items: Sequence[Quarantined], batch_id: uuid.UUID) -> int:
+    stored = 0
+    grouped: dict[str | None, list[Quarantined]] = defaultdict(list)
+    for item in items:
+        grouped[item.tenant].append(item)
+    for tenant, group in grouped.items():
+        bind_tenant(conn, tenant)
+        rows = [
+            {
+                "id": stable_id("quarantine", q.file, str(q.line_no), q.content_hash, q.reason),
+                "tenant": tenant,
+                "batch_id": batch_id,
+                "file": q.file,
+                "line_no": q.line_no,
+                "reason": q.reason[:500],
+                "content_hash": q.content_hash,
+            }
+            for q in group
+        ]
+        stored += len(copy_insert(conn, quarantine, rows, skip_conflicts=True, returning="id"))
+    return stored
+
+
+__all__ = [
+    "LoadResult",
+    "Prepared",
+    "Proposal",
+    "classify_all",
+    "extract",
+    "gate",
+    "load",
+    "prepare",
+    "redact",
+    "stable_id",
+    "validate",
+]

@@ -1,0 +1,207 @@
+"""The write policy: what may be remembered, for which purpose, and how the gate decides.
+
+This is the one readable, versioned place for it. Change `POLICY_VERSION` with any change of
+behaviour: every gate decision stores the version it was made under.
+
+The gate (`decide`) is a pure function of the candidate's classification and redaction and of
+the stored state the pipeline looked up (paused subjects, erased sources and hashes). Its rules
+are checked in order; the first that fires decides:
+
+ 1. incognito messages create nothing                                  reject  incognito
+ 2. a paused subject gets nothing new                                  reject  subject_paused
+ 3. what was erased is never re-created                                reject  erased_previously
+ 4. assistant and system text is never evidence about the user         reject  not_user_evidence
+ 5. instruction-like text from documents, tools or imports (poison)    reject  planted_instruction
+ 6. other document or tool content is not about the user               reject  untrusted_content
+ 7. a belief about the world is not a fact about the person            reject  belief_about_world
+ 8. a hedged plan ("maybe", "thinking about") is not a plan, let alone a fact
+                                                                       reject  hedged_plan
+ 9. an inferred sensitive claim the user did not ask to keep       reject  inferred_sensitive
+10. nothing but identifiers and filler left after redaction        reject  nothing_left
+11. a passing mention of a special category (appointment, event)
+                                                                   reject  sensitive_passing_mention
+12. any other special-category claim not asked to be remembered        confirm special_category
+13. personal data the surface's purpose does not need, not asked for   confirm personal_not_needed
+14. imported profile fields stay unconfirmed evidence                   (accept, origin imported)
+15. a one-off exception ("just tonight", "for this trip only")         session_only one_off
+16. otherwise                                                          redact / shorten / accept
+
+A claim the user explicitly asked to remember ("please remember that ...") is stored as
+confirmed. Corrections are applied after the gate: a standing claim on an exclusive topic
+supersedes the older active claims of the same subject, topic and scope.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import timedelta
+
+from permem.extraction import Cue
+from permem.records import Confirmation, GateDecision, Kind, Origin, Role, Sensitivity, Status
+
+POLICY_VERSION = "gate-2026.11.1"
+
+# How long a session-only claim may live when its session's end is not reported.
+SESSION_TTL = timedelta(hours=12)
+
+REQUESTED_CONFIDENCE = 0.95
+_BASE_CONFIDENCE: Mapping[Origin, float] = {
+    Origin.EXPLICIT_INSTRUCTION: 0.9,
+    Origin.USER_FACT: 0.85,
+    Origin.OBSERVED_BEHAVIOR: 0.6,
+    Origin.IMPORTED: 0.5,
+    Origin.INFERRED_PROFILE: 0.4,
+}
+
+
+def confidence(origin: Origin, *, hedged: bool, third_party: bool) -> float:
+    value = _BASE_CONFIDENCE[origin]
+    if hedged:
+        value *= 0.6
+    if third_party:
+        value *= 0.9
+    return round(value, 3)
+
+
+@dataclass(frozen=True, slots=True)
+class Purpose:
+    """A declared purpose: what it is for and which personal-data categories it needs."""
+
+    description: str
+    categories: frozenset[str] = frozenset()
+
+
+# The declared purposes. A claim is stored for the purpose of the surface it was said on;
+# personal data is kept without confirmation only where that purpose needs its category.
+PURPOSES: Mapping[str, Purpose] = {
+    "assistant": Purpose("the general assistant: tone, format, tastes, standing instructions"),
+    "budget_coach": Purpose("budgeting help", frozenset({"finance"})),
+    "health_coach": Purpose("health and fitness coaching", frozenset({"health"})),
+    "travel": Purpose("trip planning", frozenset({"location"})),
+    "marketing": Purpose("selecting offers for the customer"),
+    "support": Purpose("customer support for the service itself"),
+}
+
+# Topics on which one standing statement replaces the previous one.
+EXCLUSIVE_TOPICS = frozenset(
+    {"diet", "phone", "payday", "reply_language", "units", "spelling", "home", "job"}
+)
+
+_CONTENT_WORD = re.compile(r"(?<![<\w])[^\W\d_]{2,}(?![\w>])")
+_FILLER = frozenset(
+    "i me my we our us you your it its is am are was be the a an and or but so to of in on at "
+    "for with by from this that these those please pls thanks ok okay just also".split()
+)
+
+
+@dataclass(frozen=True, slots=True)
+class GateInput:
+    """What the gate sees of one candidate (no text: only facts about it)."""
+
+    role: Role
+    incognito: bool
+    kind: Kind
+    cues: frozenset[Cue]
+    origin: Origin
+    subject: str
+    purpose: str
+    sensitivity: Sensitivity
+    categories: frozenset[str]
+    requested: bool
+    passing_mention: bool
+    one_off: bool
+    redacted: bool
+    shortened: bool
+    content_words: int
+    source_erased: bool
+    hash_erased: bool
+    subject_paused: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GateOutcome:
+    decision: GateDecision
+    reasons: tuple[str, ...]
+
+    @property
+    def stored(self) -> bool:
+        return self.decision is not GateDecision.REJECT
+
+    @property
+    def status(self) -> Status:
+        return Status.SESSION_ONLY if self.decision is GateDecision.SESSION_ONLY else Status.ACTIVE
+
+
+def content_words(text: str) -> int:
+    """Words that carry meaning: not placeholders, not filler."""
+    return sum(1 for w in _CONTENT_WORD.findall(text) if w.lower() not in _FILLER)
+
+
+def _reject(*reasons: str) -> GateOutcome:
+    return GateOutcome(GateDecision.REJECT, reasons)
+
+
+def decide(item: GateInput) -> GateOutcome:
+    """The gate's decision for one candidate; see the module docstring for the rules."""
+    if item.incognito:
+        return _reject("incognito")
+    if item.subject_paused:
+        return _reject("subject_paused")
+    if item.source_erased or item.hash_erased:
+        return _reject("erased_previously")
+    if item.role in (Role.ASSISTANT, Role.SYSTEM):
+        return _reject("not_user_evidence", f"role:{item.role.value}")
+    if Cue.PLANTED in item.cues:
+        return _reject("planted_instruction", f"role:{item.role.value}")
+    if item.role in (Role.DOCUMENT, Role.TOOL):
+        return _reject("untrusted_content", f"role:{item.role.value}")
+    if item.role is Role.IMPORT and Cue.IMPORT_FIELD not in item.cues:
+        return _reject("untrusted_content", "role:import")
+    if Cue.BELIEF in item.cues:
+        return _reject("belief_about_world")
+    if item.kind is Kind.PLAN and Cue.HEDGE in item.cues:
+        return _reject("hedged_plan")
+    sensitive = item.sensitivity is not Sensitivity.NONE
+    if item.origin is Origin.INFERRED_PROFILE and sensitive and not item.requested:
+        return _reject("inferred_sensitive")
+    if item.content_words < 1:
+        return _reject("nothing_left")
+    reasons: list[str] = []
+    if item.redacted:
+        reasons.append("direct_identifier_redacted")
+    if item.shortened:
+        reasons.append("shortened")
+    categories = ",".join(sorted(item.categories))
+    if item.sensitivity is Sensitivity.SPECIAL and not item.requested:
+        if item.passing_mention:
+            return _reject("sensitive_passing_mention", f"categories:{categories}")
+        return GateOutcome(
+            GateDecision.CONFIRM, ("special_category", f"categories:{categories}", *reasons)
+        )
+    if item.sensitivity is Sensitivity.PERSONAL and not item.requested:
+        needed = PURPOSES.get(item.purpose, Purpose("undeclared")).categories
+        if not item.categories <= needed:
+            return GateOutcome(
+                GateDecision.CONFIRM, ("personal_not_needed", f"categories:{categories}", *reasons)
+            )
+    if item.requested:
+        reasons.append("remember_requested")
+    if item.role is Role.IMPORT:
+        reasons.append("imported_unconfirmed")
+    if item.one_off:
+        return GateOutcome(GateDecision.SESSION_ONLY, ("one_off", *reasons))
+    if item.kind is Kind.PLAN:
+        reasons.append("plan_not_current_fact")
+    if item.redacted:
+        return GateOutcome(GateDecision.REDACT, tuple(reasons))
+    if item.shortened:
+        return GateOutcome(GateDecision.SHORTEN, tuple(reasons))
+    return GateOutcome(GateDecision.ACCEPT, tuple(reasons) or ("accepted",))
+
+
+def confirmation_for(outcome: GateOutcome, requested: bool) -> Confirmation:
+    if outcome.decision is GateDecision.CONFIRM:
+        return Confirmation.PENDING
+    return Confirmation.CONFIRMED if requested else Confirmation.UNCONFIRMED

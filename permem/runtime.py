@@ -1,0 +1,94 @@
+"""The heavy objects of a process, built once from the settings and shared by its stages.
+
+Engines, the spaCy pipeline, the redactor, the embedder and the vector index are expensive to
+build (seconds, hundreds of MB); Prefect tasks receive only the small `Settings` and look the
+runtime up here, so tasks stay cheap to call and their inputs stay small.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from dataclasses import dataclass
+
+from permem.embedding import Embedder, HashingEmbedder, MiniLMEmbedder
+from permem.extraction import Extractor
+from permem.extraction.rules import RuleExtractor
+from permem.nlp import load_pipeline
+from permem.redaction import Redactor
+from permem.settings import Settings
+from permem.stores import migrate
+from permem.stores.database import Database, open_database
+from permem.stores.vectors import VectorIndex
+
+
+@dataclass(frozen=True)
+class Runtime:
+    settings: Settings
+    db: Database
+    extractor: Extractor
+    redactor: Redactor
+    embedder: Embedder
+    index: VectorIndex
+
+
+@functools.cache
+def shared_redactor() -> Redactor:
+    """One redactor per process (building Presidio's analyzer takes about a second)."""
+    return Redactor(load_pipeline())
+
+
+@functools.cache
+def build_embedder(name: str) -> Embedder:
+    if name == "minilm":
+        return MiniLMEmbedder()
+    if name == "hashing":
+        return HashingEmbedder()
+    from permem.errors import ConfigurationError
+
+    raise ConfigurationError(f"unknown embedder {name!r}; use minilm or hashing")
+
+
+_RUNTIMES: dict[Settings, Runtime] = {}
+_LOCK = threading.Lock()
+
+
+def runtime(settings: Settings) -> Runtime:
+    """The process's runtime for `settings`, built on first use (which migrates the schema
+    to head)."""
+    with _LOCK:
+        found = _RUNTIMES.get(settings)
+        if found is None:
+            found = _RUNTIMES[settings] = _build(settings)
+        return found
+
+
+def install(rt: Runtime) -> None:
+    """Use `rt` for its settings in this process: how another extractor, redactor or
+    embedder (an LLM-backed extractor, say) is plugged in without changing the stages."""
+    with _LOCK:
+        _RUNTIMES[rt.settings] = rt
+
+
+def close_all() -> None:
+    """Dispose every runtime's connections and forget them (process exit, tests)."""
+    with _LOCK:
+        for rt in _RUNTIMES.values():
+            rt.db.dispose()
+        _RUNTIMES.clear()
+
+
+def _build(settings: Settings) -> Runtime:
+    db = open_database(settings)
+    if migrate.current_revision(db) != migrate.head_revision():
+        migrate.upgrade(db)
+    nlp = load_pipeline()
+    embedder = build_embedder(settings.embedder)
+    return Runtime(
+        settings=settings,
+        db=db,
+        extractor=RuleExtractor(nlp),
+        redactor=shared_redactor(),
+        embedder=embedder,
+        index=VectorIndex(settings.resolved_lance_uri, embedder.dimension, embedder=embedder.name),
+    )

@@ -1,0 +1,477 @@
+"""The LanceDB vector index of accepted memory claims: derived, rebuildable, erasable.
+
+PostgreSQL is the system of record; this index holds one row per claim (its id, the columns
+recall filters on, and the claim's embedding), never the claim text. Searches are always bound
+to one tenant and one subject, filtered *before* the vector comparison and exact: with a
+selective prefilter, ANN indexes silently return too few rows (DESIGN.md, "LanceDB search").
+
+Erasure is physical: a LanceDB delete only hides rows, and old table versions, partly deleted
+data files and scalar index pages keep the values. `VectorIndex.erase` rewrites all three and
+`files_containing` proves the result by reading every file of the table.
+
+LanceDB is opened on first use, in the process that uses it: a process forked after the parent
+opened LanceDB hangs, so start workers with `spawn` and build the index inside them.
+"""
+
+from __future__ import annotations
+
+import os
+import urllib.parse
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING, Final, cast
+
+import lance.file
+import numpy as np
+import pyarrow as pa  # type: ignore[import-untyped]
+import pyarrow.compute as pc  # type: ignore[import-untyped]
+from numpy.typing import NDArray
+
+from permem.errors import BadInput, ConfigurationError
+from permem.records import UserMemory
+
+if TYPE_CHECKING:
+    from lancedb.table import LanceTable
+
+__all__ = ["IndexRow", "VectorIndex", "file_contains", "sql_string"]
+
+# Scalar indexes that make the tenant + subject prefilter fast (DESIGN.md, "LanceDB search"):
+# BTree for high-cardinality columns, Bitmap for the few-valued ones.
+SCALAR_INDEXES: Final = (
+    ("id", "BTree"),
+    ("subject", "BTree"),
+    ("tenant", "Bitmap"),
+    ("status", "Bitmap"),
+    ("scope", "Bitmap"),
+    ("purpose", "Bitmap"),
+)
+EMBEDDER_KEY: Final = b"permem.embedder"
+# Ids per SQL `IN (...)` list: keeps each statement small for large erasures.
+CHUNK: Final = 1000
+_TEXT_COLUMNS: Final = ("tenant", "subject", "scope", "purpose", "status", "kind", "sensitivity")
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class IndexRow:
+    """One claim as the vector index stores it: filter columns and the claim's embedding.
+
+    Times are timezone-aware (stored as UTC). Compared by identity: the vector is an array.
+    """
+
+    id: str
+    tenant: str
+    subject: str
+    scope: str
+    purpose: str
+    status: str
+    kind: str
+    sensitivity: str
+    valid_from: datetime
+    valid_until: datetime | None
+    vector: NDArray[np.float32]
+
+    def __post_init__(self) -> None:
+        for name in ("id", "tenant", "subject", "scope", "purpose", "status"):
+            if not getattr(self, name):
+                raise BadInput(f"IndexRow.{name} must not be empty")
+        for stamp in (self.valid_from, self.valid_until):
+            if stamp is not None and stamp.tzinfo is None:
+                raise BadInput(f"IndexRow {self.id}: valid_from/valid_until must be timezone-aware")
+
+    @classmethod
+    def of(cls, memory: UserMemory, vector: NDArray[np.float32]) -> IndexRow:
+        """The index row of a stored claim and the embedding of its text."""
+        return cls(
+            id=str(memory.id),
+            tenant=memory.tenant,
+            subject=memory.subject,
+            scope=memory.scope,
+            purpose=memory.purpose,
+            status=memory.status.value,
+            kind=memory.kind.value,
+            sensitivity=memory.sensitivity.value,
+            valid_from=memory.valid_from,
+            valid_until=memory.valid_until,
+            vector=vector,
+        )
+
+
+def sql_string(value: str) -> str:
+    """`value` as a SQL string literal for a LanceDB filter (quotes doubled, never interpreted)."""
+    return "'" + value.replace("'", "''") + "'"
+
+
+def _in_list(column: str, values: Sequence[str]) -> str:
+    return f"{column} IN ({', '.join(sql_string(v) for v in values)})"
+
+
+def _chunks(values: Iterable[str]) -> Iterator[list[str]]:
+    unique = list(dict.fromkeys(values))
+    for start in range(0, len(unique), CHUNK):
+        yield unique[start : start + CHUNK]
+
+
+def index_schema(dimension: int, embedder: str | None = None) -> pa.Schema:
+    """The table's Arrow schema; `embedder` (an `Embedder.name`) is kept as schema metadata."""
+    stamp = pa.timestamp("us", tz="UTC")
+    return pa.schema(
+        [pa.field("id", pa.string(), nullable=False)]
+        + [pa.field(name, pa.string(), nullable=False) for name in _TEXT_COLUMNS]
+        + [
+            pa.field("valid_from", stamp, nullable=False),
+            pa.field("valid_until", stamp, nullable=True),
+            pa.field("vector", pa.list_(pa.float32(), dimension), nullable=False),
+        ],
+        metadata={EMBEDDER_KEY: embedder.encode()} if embedder else None,
+    )
+
+
+def _describe(field: pa.Field | None) -> str:
+    if field is None:
+        return "no such column"
+    return f"{field.type}{'' if field.nullable else ' not null'}"
+
+
+class VectorIndex:
+    """A LanceDB table of `IndexRow`s at `uri`, opened (created if absent) on first use.
+
+    `embedder`, when given, is recorded in a new table and checked against an existing one, so
+    vectors of two models with the same dimension are never mixed. Every read sees the latest
+    committed version (other processes' writes included): a blocked or erased claim must not
+    be served from a stale view.
+    """
+
+    def __init__(
+        self, uri: str, dimension: int, table: str = "memories", *, embedder: str | None = None
+    ) -> None:
+        if dimension < 1:
+            raise BadInput(f"vector dimension must be positive, got {dimension}")
+        self.uri = uri
+        self.dimension = dimension
+        self.table_name = table
+        self.embedder = embedder
+        self._schema = index_schema(dimension, embedder)
+        self._opened: tuple[int, LanceTable] | None = None
+
+    # -- opening ---------------------------------------------------------------------------
+
+    @property
+    def _table(self) -> LanceTable:
+        if self._opened is None:
+            self._opened = (os.getpid(), self._open())
+        pid, table = self._opened
+        if pid != os.getpid():
+            raise ConfigurationError(
+                f"the vector index {self.uri} was opened in process {pid} and used after a fork "
+                "(LanceDB hangs there); build the VectorIndex inside the worker or use spawn"
+            )
+        return table
+
+    def _open(self) -> LanceTable:
+        import lancedb  # here, not at import: the connection belongs to the using process
+
+        db = lancedb.connect(self.uri, read_consistency_interval=timedelta(0))
+        try:
+            created = db.create_table(self.table_name, schema=self._schema, exist_ok=True)
+            return cast("LanceTable", created)
+        except ValueError:  # the table exists with another schema; say how it differs
+            table = cast("LanceTable", db.open_table(self.table_name))
+        found = table.schema
+        if found.remove_metadata() != self._schema.remove_metadata():
+            expected = {field.name: field for field in self._schema}
+            actual = {field.name: field for field in found}
+            differences = [
+                f"{name}: {_describe(actual.get(name))} (expected {_describe(expected.get(name))})"
+                for name in sorted(expected.keys() | actual.keys())
+                if expected.get(name) != actual.get(name)
+            ]
+            raise ConfigurationError(
+                f"LanceDB table {self.table_name!r} at {self.uri} does not match this index "
+                f"({'; '.join(differences)}); rebuild the index"
+            )
+        recorded = (found.metadata or {}).get(EMBEDDER_KEY)
+        if self.embedder and recorded and recorded.decode() != self.embedder:
+            raise ConfigurationError(
+                f"LanceDB table {self.table_name!r} at {self.uri} holds {recorded.decode()} "
+                f"vectors, not {self.embedder}; rebuild the index with one embedder"
+            )
+        return table
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def upsert(self, rows: Sequence[IndexRow]) -> None:
+        """Insert or replace `rows` by id in one commit; re-upserting leaves one row per id.
+
+        Within `rows`, the last row of an id wins.
+        """
+        latest = list({row.id: row for row in rows}.values())
+        if not latest:
+            return
+        vectors = np.stack([np.asarray(row.vector, dtype=np.float32) for row in latest])
+        if vectors.shape != (len(latest), self.dimension):
+            raise BadInput(f"vectors must have {self.dimension} dimensions, got {vectors.shape}")
+        if not np.isfinite(vectors).all() or not vectors.any(axis=1).all():
+            # Cosine distance is undefined for a zero vector: search would silently skip it.
+            raise BadInput("vectors must be finite and not all zeros")
+        columns: dict[str, pa.Array] = {"id": pa.array([row.id for row in latest])}
+        for name in _TEXT_COLUMNS:
+            columns[name] = pa.array([str(getattr(row, name)) for row in latest], pa.string())
+        stamp = self._schema.field("valid_from").type
+        columns["valid_from"] = pa.array([row.valid_from for row in latest], stamp)
+        columns["valid_until"] = pa.array([row.valid_until for row in latest], stamp)
+        columns["vector"] = pa.FixedSizeListArray.from_arrays(
+            pa.array(vectors.ravel()), type=self._schema.field("vector").type
+        )
+        batch = pa.table(columns, schema=self._table.schema)
+        (
+            self._table.merge_insert("id")
+            .when_matched_update_all()
+            .when_not_matched_insert_all()
+            .execute(batch)
+        )
+
+    def ensure_scalar_indexes(self) -> None:
+        """Build the scalar indexes recall's prefilter needs; call it after a load, not per row.
+
+        Idempotent: an index that exists and covers every row is left alone; a missing one is
+        built, one with unindexed rows is rebuilt.
+        """
+        self._build_scalar_indexes(rebuild=False)
+
+    def _build_scalar_indexes(self, *, rebuild: bool) -> None:
+        from lancedb.index import Bitmap, BTree
+
+        existing = {tuple(ix.columns): ix for ix in self._table.list_indices()}
+        for column, kind in SCALAR_INDEXES:
+            found = existing.get((column,))
+            if (
+                not rebuild
+                and found is not None
+                and found.index_type == kind
+                and not found.num_unindexed_rows
+            ):
+                continue
+            config = BTree() if kind == "BTree" else Bitmap()
+            self._table.create_index(column, config=config, replace=True)
+
+    def set_status(self, ids: Sequence[str], status: str) -> None:
+        """Set the status column of those rows (recall filters on it); unknown ids are ignored."""
+        if not status:
+            raise BadInput("status must not be empty")
+        for chunk in _chunks(ids):
+            self._table.update(where=_in_list("id", chunk), values={"status": status})
+
+    def delete(self, ids: Sequence[str]) -> None:
+        """Hide those rows from every later read. Logical only: the values stay on disk in old
+        versions and data files until `erase`."""
+        for chunk in _chunks(ids):
+            self._table.delete(_in_list("id", chunk))
+
+    def erase(self, ids: Sequence[str]) -> None:
+        """Physically remove those rows: afterwards no file of the table holds their values.
+
+        Steps (DESIGN.md, "LanceDB erasure"): delete; rewrite every data file with a deleted row
+        (`compact_files(materialize_deletions=True, materialize_deletions_threshold=0.0)`);
+        rebuild the scalar indexes (measured: when the deleted rows filled whole fragments,
+        compaction has nothing to rewrite and the old BTree/Bitmap pages still list their ids,
+        subjects and tenants); then remove every older version and its files
+        (`cleanup_old_versions(older_than=timedelta(0), delete_unverified=True)`).
+
+        Compaction rewrites the table, so its cost grows with the table, not with `ids`: block
+        at once, erase in batches. Only one process may work on the table meanwhile: a reader
+        on an older version fails once its files are gone. Raises if a tagged version would
+        keep old files.
+        """
+        ids = list(dict.fromkeys(ids))
+        if not ids:
+            return
+        self.delete(ids)
+        table = self._table
+        table.to_lance().optimize.compact_files(
+            materialize_deletions=True, materialize_deletions_threshold=0.0
+        )
+        table.checkout_latest()  # type: ignore[no-untyped-call]
+        if any(True for _ in table.list_indices()):
+            self._build_scalar_indexes(rebuild=True)
+        table.to_lance().cleanup_old_versions(older_than=timedelta(0), delete_unverified=True)
+        table.checkout_latest()  # type: ignore[no-untyped-call]
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def count(self) -> int:
+        """Rows currently visible (every tenant)."""
+        return self._table.count_rows()
+
+    def ids(self, tenant: str, ids: Sequence[str] | None = None) -> set[str]:
+        """Which of `ids` the tenant's rows hold (all the tenant's ids when `ids` is None)."""
+        tenant_filter = f"tenant = {sql_string(tenant)}"
+        if ids is None:
+            filters = [tenant_filter]
+        else:
+            filters = [f"{tenant_filter} AND {_in_list('id', chunk)}" for chunk in _chunks(ids)]
+        found: set[str] = set()
+        for where in filters:
+            result = self._table.search().where(where).select(["id"]).limit(None).to_arrow()
+            found.update(result.column("id").to_pylist())
+        return found
+
+    def search(
+        self,
+        vector: NDArray[np.float32] | Sequence[float],
+        *,
+        tenant: str,
+        subject: str,
+        k: int,
+        where: str | None = None,
+    ) -> list[tuple[str, float]]:
+        """The `k` rows of (tenant, subject) nearest to `vector`: (id, similarity), best first.
+
+        similarity = 1 - cosine distance (1 is the same direction). Exact search over the rows
+        that pass the filter, applied before the vector comparison, so no row outside the
+        subject is ranked and none inside it is lost. `where` is an extra SQL predicate ANDed
+        in (e.g. "status = 'active'"); quote user values in it with `sql_string`, and compare
+        times as `valid_from <= TIMESTAMP '2026-11-01 09:00:00+00:00'`.
+        """
+        if k < 1:
+            raise BadInput(f"k must be at least 1, got {k}")
+        query = np.asarray(vector, dtype=np.float32)
+        if query.shape != (self.dimension,):
+            raise BadInput(f"query vector must have shape ({self.dimension},), got {query.shape}")
+        if not np.isfinite(query).all() or not query.any():
+            raise BadInput("query vector must be finite and not all zeros")
+        prefilter = f"tenant = {sql_string(tenant)} AND subject = {sql_string(subject)}"
+        if where:
+            prefilter = f"{prefilter} AND ({where})"
+        from lancedb.query import LanceVectorQueryBuilder
+
+        builder = self._table.search(query, vector_column_name="vector")
+        assert isinstance(builder, LanceVectorQueryBuilder)  # a vector query, not a text one
+        result = (
+            builder.distance_type("cosine")
+            .where(prefilter, prefilter=True)
+            .bypass_vector_index()
+            .select(["id", "_distance"])
+            .limit(k)
+            .to_arrow()
+        )
+        ids = result.column("id").to_pylist()
+        distances = result.column("_distance").to_pylist()
+        return [(i, 1.0 - float(d)) for i, d in zip(ids, distances, strict=True)]
+
+    # -- files, for erasure verification ---------------------------------------------------
+
+    def _directory(self) -> Path:
+        location = self._table.uri
+        parsed = urllib.parse.urlparse(location)
+        if parsed.scheme not in ("", "file"):
+            raise ConfigurationError(
+                f"the vector index at {location} is not on local disk; its files cannot be listed"
+            )
+        return Path(urllib.parse.unquote(parsed.path) if parsed.scheme else location)
+
+    def data_files(self) -> list[Path]:
+        """The table's data files (`data/*.lance`) on disk, current and orphaned alike."""
+        return sorted((self._directory() / "data").glob("*.lance"))
+
+    def index_files(self) -> list[Path]:
+        """The scalar index files (`_indices/*/*.lance`): they hold column values too."""
+        return sorted((self._directory() / "_indices").rglob("*.lance"))
+
+    def files_containing(self, needles: Sequence[str]) -> list[Path]:
+        """Every file of the table that still holds one of `needles` (empty: none does).
+
+        Lance files (data and indexes) are read with the Lance file reader, since their strings
+        are compressed; manifests, transaction and deletion files are searched byte for byte.
+        """
+        found = []
+        raw = [needle.encode() for needle in needles]
+        for path in sorted(p for p in self._directory().rglob("*") if p.is_file()):
+            if path.suffix == ".lance":
+                hit = file_contains(path, needles)
+            else:
+                content = path.read_bytes()
+                hit = any(needle in content for needle in raw)
+            if hit:
+                found.append(path)
+        return found
+
+
+def file_contains(path: Path | str, needles: Sequence[str]) -> bool:
+    """Whether any string (or binary) value in the Lance file at `path` contains a needle.
+
+    Reads the file's text-bearing columns with `lance.file.LanceFileReader`: strings are
+    compressed on disk, so searching the raw bytes proves nothing. Nested columns are searched
+    to their leaves; numeric columns (the vectors) are skipped.
+    """
+    schema = lance.file.LanceFileReader(str(path)).metadata().schema
+    columns = [field.name for field in schema if _holds_text(field.type)]
+    if not columns:
+        return False
+    table = lance.file.LanceFileReader(str(path), columns=columns).read_all().to_table()
+    return any(
+        _array_contains(leaf, needle)
+        for column in table.columns
+        for chunk in column.chunks
+        for leaf in _leaves(chunk)
+        for needle in needles
+    )
+
+
+def _holds_text(kind: pa.DataType) -> bool:
+    if pa.types.is_dictionary(kind):
+        return _holds_text(kind.value_type)
+    if pa.types.is_nested(kind):
+        return any(_holds_text(kind.field(i).type) for i in range(kind.num_fields))
+    return bool(
+        pa.types.is_string(kind)
+        or pa.types.is_large_string(kind)
+        or pa.types.is_string_view(kind)
+        or pa.types.is_binary(kind)
+        or pa.types.is_large_binary(kind)
+        or pa.types.is_binary_view(kind)
+        or pa.types.is_fixed_size_binary(kind)
+    )
+
+
+def _leaves(array: pa.Array) -> Iterator[pa.Array]:
+    kind = array.type
+    if pa.types.is_dictionary(kind):
+        yield from _leaves(array.dictionary_decode())
+    elif pa.types.is_struct(kind):
+        for index in range(kind.num_fields):
+            yield from _leaves(array.field(index))
+    elif (
+        pa.types.is_list(kind)
+        or pa.types.is_large_list(kind)
+        or pa.types.is_fixed_size_list(kind)
+        or pa.types.is_list_view(kind)
+        or pa.types.is_large_list_view(kind)
+    ):
+        yield from _leaves(array.flatten())
+    elif pa.types.is_map(kind):
+        yield from _leaves(array.keys)
+        yield from _leaves(array.items)
+    else:
+        yield array
+
+
+def _array_contains(array: pa.Array, needle: str) -> bool:
+    kind = array.type
+    if pa.types.is_string_view(kind) or pa.types.is_binary_view(kind):
+        array = array.cast(
+            pa.large_string() if pa.types.is_string_view(kind) else pa.large_binary()
+        )
+        kind = array.type
+    if not (
+        pa.types.is_string(kind)
+        or pa.types.is_large_string(kind)
+        or pa.types.is_binary(kind)
+        or pa.types.is_large_binary(kind)
+        or pa.types.is_fixed_size_binary(kind)
+    ):
+        return False
+    if pa.types.is_fixed_size_binary(kind):
+        array = array.cast(pa.binary())
+    return bool(pc.any(pc.match_substring(array, needle)).as_py())

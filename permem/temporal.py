@@ -1,0 +1,199 @@
+"""When a claim holds: relative time in a message resolved against the message's own time.
+
+"until Feb 5" ends the claim at the end of that day; "for two weeks" ends it two weeks after
+the message; "next year" / "in the fall" start a plan later; "just tonight" / "for this trip
+only" make it a one-off for the session. Times are resolved in the message's time zone (the
+offset of its `ts`); an end date is exclusive (`valid_until` is the midnight after the day
+named). Nothing here reads the clock.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+
+_MONTHS = {
+    name.lower(): index
+    for index in range(1, 13)
+    for name in (calendar.month_name[index], calendar.month_abbr[index])
+}
+_MONTHS["sept"] = 9
+_WEEKDAYS = {
+    name.lower(): index
+    for index in range(7)
+    for name in (calendar.day_name[index], calendar.day_abbr[index])
+}
+_NUMBERS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
+    "a couple of": 2, "a few": 3, "couple of": 2, "few": 3,
+}  # fmt: skip
+_SEASON_START = {"spring": (3, 20), "summer": (6, 21), "fall": (9, 22), "autumn": (9, 22),
+                 "winter": (12, 21)}  # fmt: skip
+
+_MONTH_RE = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_DAY_RE = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
+_DATE = (
+    rf"(?:(?P<m1>{_MONTH_RE})\.?\s+{_DAY_RE.replace('day', 'd1')}|"
+    rf"{_DAY_RE.replace('day', 'd2')}\s+(?:of\s+)?(?P<m2>{_MONTH_RE})\b|"
+    rf"the\s+{_DAY_RE.replace('day', 'd3')}\b|"
+    r"(?P<iso>\d{4}-\d{2}-\d{2})|"
+    r"(?:next\s+)?(?P<weekday>(?:mon|tues|wednes|thurs|fri|satur|sun)day)|"
+    r"the\s+end\s+of\s+(?:the\s+)?(?P<endof>week|month|year)|"
+    r"(?P<tomorrow>tomorrow)|(?P<weekend>the\s+weekend))"
+)
+_UNTIL = re.compile(rf"\b(?:until|till|til|through|thru|up\s+to|by)\s+{_DATE}", re.IGNORECASE)
+_FOR = re.compile(
+    r"\bfor\s+(?:the\s+next\s+|another\s+)?"
+    r"(?P<n>\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"(?:a\s+)?couple\s+of|(?:a\s+)?few)\s+(?P<unit>hour|day|week|month|year)s?\b",
+    re.IGNORECASE,
+)
+_THIS = re.compile(r"\b(?:this|the\s+rest\s+of\s+the)\s+(?P<unit>week|weekend|month|year)\b", re.I)
+_NEXT = re.compile(
+    r"\b(?:next\s+(?P<unit>week|month|year|spring|summer|fall|autumn|winter)|"
+    r"in\s+the\s+(?P<season>spring|summer|fall|autumn|winter)|"
+    rf"in\s+(?P<month>{_MONTH_RE})\b)",
+    re.IGNORECASE,
+)
+_TONIGHT = re.compile(r"\b(?:tonight|today only|just today|for today)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Validity:
+    valid_from: datetime
+    valid_until: datetime | None
+    one_off: bool = False
+
+
+def _midnight_after(day: date, ts: datetime) -> datetime:
+    return datetime.combine(day + timedelta(days=1), time(0), tzinfo=ts.tzinfo)
+
+
+def _next_date(month: int, day: int, today: date) -> date | None:
+    for year in (today.year, today.year + 1):
+        try:
+            candidate = date(year, month, day)
+        except ValueError:
+            continue
+        if candidate >= today:
+            return candidate
+    return None
+
+
+def _resolve_date(match: re.Match[str], today: date) -> date | None:
+    g = match.groupdict()
+    month_name = g.get("m1") or g.get("m2")
+    day_text = g.get("d1") or g.get("d2")
+    if month_name and day_text:
+        return _next_date(_MONTHS[month_name.lower()], int(day_text), today)
+    if g.get("d3"):
+        day = int(g["d3"])
+        month, year = today.month, today.year
+        for _ in range(13):
+            try:
+                candidate = date(year, month, day)
+                if candidate >= today:
+                    return candidate
+            except ValueError:
+                pass
+            month, year = (1, year + 1) if month == 12 else (month + 1, year)
+        return None
+    if g.get("iso"):
+        try:
+            return date.fromisoformat(g["iso"])
+        except ValueError:
+            return None
+    if g.get("weekday"):
+        target = _WEEKDAYS[g["weekday"].lower()]
+        ahead = (target - today.weekday()) % 7
+        return today + timedelta(days=ahead or 7)
+    if g.get("endof"):
+        return _end_of(g["endof"].lower(), today)
+    if g.get("tomorrow"):
+        return today + timedelta(days=1)
+    if g.get("weekend"):
+        return today + timedelta(days=(6 - today.weekday()) % 7)
+    return None
+
+
+def _end_of(unit: str, today: date) -> date:
+    if unit in ("week", "weekend"):
+        return today + timedelta(days=6 - today.weekday())
+    if unit == "month":
+        return date(today.year, today.month, calendar.monthrange(today.year, today.month)[1])
+    return date(today.year, 12, 31)
+
+
+def _add(ts: datetime, n: int, unit: str) -> datetime:
+    unit = unit.lower()
+    if unit == "hour":
+        return ts + timedelta(hours=n)
+    if unit == "day":
+        return ts + timedelta(days=n)
+    if unit == "week":
+        return ts + timedelta(weeks=n)
+    months = n * (12 if unit == "year" else 1)
+    year, month = divmod(ts.month - 1 + months, 12)
+    day = min(ts.day, calendar.monthrange(ts.year + year, month + 1)[1])
+    return ts.replace(year=ts.year + year, month=month + 1, day=day)
+
+
+def _start_of(match: re.Match[str], ts: datetime) -> datetime | None:
+    """Start of the future period named by a `_NEXT` match ("next year", "in the fall")."""
+    today = ts.date()
+    unit = (match.group("unit") or "").lower()
+    season = (match.group("season") or "").lower() or (unit if unit in _SEASON_START else "")
+    if season:
+        month, day = _SEASON_START[season]
+        start = date(today.year, month, day)
+        if start <= today:
+            start = date(today.year + 1, month, day)
+    elif unit == "week":
+        start = today + timedelta(days=7 - today.weekday())
+    elif unit == "month":
+        start = date(today.year + (today.month == 12), today.month % 12 + 1, 1)
+    elif unit == "year":
+        start = date(today.year + 1, 1, 1)
+    elif match.group("month"):
+        month = _MONTHS[match.group("month").lower()]
+        start = date(today.year + (month <= today.month), month, 1)
+    else:
+        return None
+    return datetime.combine(start, time(0), tzinfo=ts.tzinfo)
+
+
+def resolve(text: str, ts: datetime, *, plan: bool = False, one_off: bool = False) -> Validity:
+    """Validity of a claim stated in `text` at `ts`.
+
+    `plan`: the claim is a plan, so a future period named in it starts its validity.
+    `one_off`: the extractor already saw a one-off cue ("for this trip only").
+    """
+    valid_from = ts
+    valid_until: datetime | None = None
+    if plan:
+        upcoming = _NEXT.search(text)
+        start = _start_of(upcoming, ts) if upcoming else None
+        if start is not None and start > ts:
+            valid_from = start
+    until = _UNTIL.search(text)
+    if until:
+        day = _resolve_date(until, valid_from.date())
+        if day is not None:
+            valid_until = _midnight_after(day, ts)
+    if valid_until is None:
+        duration = _FOR.search(text)
+        if duration:
+            n_text = duration.group("n").lower()
+            n = int(n_text) if n_text.isdigit() else _NUMBERS.get(n_text.replace("a ", "", 1), 1)
+            valid_until = _add(valid_from, n, duration.group("unit"))
+    if valid_until is None and not plan:
+        this = _THIS.search(text)
+        if this and re.search(r"\b(?:only|just|for|busy|until|during|away)\b", text, re.I):
+            valid_until = _midnight_after(_end_of(this.group("unit").lower(), ts.date()), ts)
+    one_off = one_off or _TONIGHT.search(text) is not None
+    if valid_until is not None and valid_until <= valid_from:
+        valid_until = None
+    return Validity(valid_from=valid_from, valid_until=valid_until, one_off=one_off)

@@ -1,0 +1,101 @@
+"""The nightly flow as Prefect runs it: real flow runs, tasks and artifacts, real stores."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from prefect.client.orchestration import get_client
+from prefect.client.schemas.filters import ArtifactFilter, ArtifactFilterKey
+from prefect.testing.utilities import prefect_test_harness
+
+from permem.runtime import close_all
+from permem.settings import Settings
+from tests.test_nightly import LOG, snapshot, write_log
+
+
+@pytest.fixture(scope="module")
+def harness() -> Iterator[None]:
+    with prefect_test_harness(server_startup_timeout=120):
+        yield
+
+
+@pytest.fixture
+def env(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Settings:
+    """The flow reads its settings from the environment, as in production."""
+    monkeypatch.setenv("PERMEM_DATABASE_URL", settings.database_url or "")
+    monkeypatch.setenv("PERMEM_HOME", str(settings.home))
+    monkeypatch.setenv("PERMEM_BATCH_SIZE", "6")
+    return Settings(database_url=settings.database_url, home=settings.home, batch_size=6)
+
+
+def _artifacts(keys: list[str]) -> dict[str, Any]:
+    async def read() -> dict[str, Any]:
+        async with get_client() as client:
+            found = await client.read_artifacts(
+                artifact_filter=ArtifactFilter(key=ArtifactFilterKey(any_=keys))
+            )
+            return {a.key: a for a in found}
+
+    return asyncio.run(read())
+
+
+def test_nightly_flow_runs_loads_and_publishes(
+    harness: None, env: Settings, tmp_path: Path
+) -> None:
+    from flows.nightly import NightlyParams, nightly_extract
+
+    log = write_log(tmp_path / "log.jsonl")
+    state = nightly_extract(NightlyParams(logs=str(log)), return_state=True)
+    assert state.is_completed(), state.message
+    report = state.result()
+    assert report["counts"]["stored"] > 5 and report["counts"]["quarantined"] == 2
+    assert report["decisions"]["reject"] >= 2
+    artifacts = _artifacts(
+        ["nightly-summary", "nightly-gate-reasons", "nightly-quarantine", "gx-batch-1"]
+    )
+    assert set(artifacts) == {
+        "nightly-summary", "nightly-gate-reasons", "nightly-quarantine", "gx-batch-1"
+    }  # fmt: skip
+    assert "invalid JSON" in str(artifacts["nightly-quarantine"].data)
+    assert "passed" in str(artifacts["gx-batch-1"].data)
+    # Default embedder: all-MiniLM-L6-v2, offline.
+    engine = sa.create_engine(env.database_url or "", poolclass=sa.NullPool)
+    with engine.connect() as conn:
+        edge = conn.execute(
+            sa.text("SELECT child_id FROM lineage_edges WHERE child_kind = 'embedding' LIMIT 1")
+        ).scalar()
+    engine.dispose()
+    assert edge is not None and "MiniLM" in edge
+
+
+def test_failed_index_task_fails_the_flow_and_a_rerun_completes_it(
+    harness: None, env: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from flows.nightly import NightlyParams, nightly_extract
+
+    log = write_log(tmp_path / "log.jsonl", LOG)
+    blocker = tmp_path / "not-a-directory"
+    blocker.write_text("LanceDB cannot create a table under a file")
+    monkeypatch.setenv("PERMEM_LANCE_URI", str(blocker / "lance"))
+    failed = nightly_extract(NightlyParams(logs=str(log)), return_state=True)
+    assert failed.is_failed()
+    engine = sa.create_engine(env.database_url or "", poolclass=sa.NullPool)
+    with engine.connect() as conn:
+        committed = conn.execute(sa.text("SELECT count(*) FROM memories")).scalar()
+    assert committed  # the first batch was committed before its index task failed
+    close_all()
+    monkeypatch.delenv("PERMEM_LANCE_URI")
+    rerun = nightly_extract(NightlyParams(logs=str(log)), return_state=True)
+    assert rerun.is_completed(), rerun.message
+    with engine.connect() as conn:
+        active = conn.execute(
+            sa.text("SELECT count(*) FROM memories WHERE status IN ('active', 'session_only')")
+        ).scalar()
+    engine.dispose()
+    state = snapshot(sa.create_engine(env.database_url or "", poolclass=sa.NullPool), env)
+    assert len(state["index"]) == active

@@ -1,0 +1,290 @@
+"""Redaction on the real spaCy pipeline and Presidio: identifiers go, the preference stays."""
+
+from __future__ import annotations
+
+import pytest
+
+from permem.errors import BadInput
+from permem.nlp import load_pipeline
+from permem.redaction import DIRECT_IDENTIFIERS, Entity, Redaction, Redactor
+
+
+@pytest.fixture(scope="module")
+def redactor() -> Redactor:
+    return Redactor(load_pipeline())
+
+
+# (text, entity type, the identifier, what must survive)
+IDENTIFIERS = [
+    ("email me at jo@x.com, I prefer mornings", "EMAIL_ADDRESS", "jo@x.com", "I prefer mornings"),
+    (
+        "text me on +44 7700 900123, mornings only",
+        "PHONE_NUMBER",
+        "+44 7700 900123",
+        "mornings only",
+    ),
+    (
+        "call me at (415) 555-0134 after 6pm, never before",
+        "PHONE_NUMBER",
+        "(415) 555-0134",
+        "after 6pm, never before",
+    ),
+    (
+        "my card 4111 1111 1111 1111 is the default, always use it",
+        "CREDIT_CARD",
+        "4111 1111 1111 1111",
+        "always use it",
+    ),
+    (
+        "pay from GB82 WEST 1234 5698 7654 32 please, I like monthly invoices",
+        "IBAN_CODE",
+        "GB82 WEST 1234 5698 7654 32",
+        "I like monthly invoices",
+    ),
+    ("my SSN is 078-05-1120, keep answers short", "US_SSN", "078-05-1120", "keep answers short"),
+    (
+        "passport number 912803456, I prefer aisle seats",
+        "US_PASSPORT",
+        "912803456",
+        "I prefer aisle seats",
+    ),
+    (
+        "my driver's license number is D1234567, I hate driving at night",
+        "US_DRIVER_LICENSE",
+        "D1234567",
+        "I hate driving at night",
+    ),
+    (
+        "my bank account number is 000123456789, I prefer paper statements",
+        "US_BANK_NUMBER",
+        "000123456789",
+        "I prefer paper statements",
+    ),
+    (
+        "my NHS number is 943 476 5919, I prefer morning appointments",
+        "UK_NHS",
+        "943 476 5919",
+        "I prefer morning appointments",
+    ),
+    (
+        "my Spanish DNI is 12345678Z, I prefer menus in Spanish",
+        "ES_NIF",
+        "12345678Z",
+        "I prefer menus in Spanish",
+    ),
+    (
+        "my tax file number is 123 456 782 and I like plain English",
+        "AU_TFN",
+        "123 456 782",
+        "I like plain English",
+    ),
+    (
+        "my NI number is AB 12 34 56 C, I prefer paper forms",
+        "ID_NUMBER",
+        "AB 12 34 56 C",
+        "I prefer paper forms",
+    ),
+    (
+        "my server is 192.168.10.23, I prefer ssh over vnc",
+        "IP_ADDRESS",
+        "192.168.10.23",
+        "I prefer ssh over vnc",
+    ),
+    (
+        "tips go to bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq, I prefer btc",
+        "CRYPTO",
+        "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
+        "I prefer btc",
+    ),
+    (
+        "my doctor's DEA number is AB1234563, I prefer generics",
+        "MEDICAL_LICENSE",
+        "AB1234563",
+        "I prefer generics",
+    ),
+    (
+        "pull from https://api.example.com/v1/items?api_key=sk_live_abc123 daily, I prefer JSON",
+        "SECRET_URL",
+        "https://api.example.com/v1/items?api_key=sk_live_abc123",
+        "daily, I prefer JSON",
+    ),
+    (
+        "clone from https://jo:hunter2@git.example.com/repo.git, I like rebase over merge",
+        "SECRET_URL",
+        "https://jo:hunter2@git.example.com/repo.git",
+        "I like rebase over merge",
+    ),
+    (
+        "ship it to 742 Evergreen Terrace, Springfield, OR 97403, I prefer weekend delivery",
+        "STREET_ADDRESS",
+        "742 Evergreen Terrace, Springfield, OR 97403",
+        "I prefer weekend delivery",
+    ),
+    (
+        "I live at 12 Baker Street, Apt 4B, London NW1 6XE and I like quiet rooms",
+        "STREET_ADDRESS",
+        "12 Baker Street, Apt 4B, London NW1 6XE",
+        "and I like quiet rooms",
+    ),
+    (
+        "we moved to 1600 Pennsylvania Ave NW, Washington, DC 20500, I prefer email",
+        "STREET_ADDRESS",
+        "1600 Pennsylvania Ave NW, Washington, DC 20500",
+        "I prefer email",
+    ),
+    (
+        "I live at Rooseveltlaan 110, 3527 AB Utrecht and prefer Dutch news",
+        "STREET_ADDRESS",
+        "Rooseveltlaan 110, 3527 AB Utrecht",
+        "and prefer Dutch news",
+    ),
+    (
+        "we stay at Via Roma 131 in summer, I like seafood",
+        "STREET_ADDRESS",
+        "Via Roma 131",
+        "in summer, I like seafood",
+    ),
+    (
+        "send letters to PO Box 123, I check it weekly",
+        "STREET_ADDRESS",
+        "PO Box 123",
+        "I check it weekly",
+    ),
+    (
+        "email Joanna Kowalczyk about invoices, I like PDF copies",
+        "PERSON",
+        "Joanna Kowalczyk",
+        "I like PDF copies",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "kind", "identifier", "survivor"), IDENTIFIERS)
+def test_identifier_is_replaced_and_the_preference_survives(
+    redactor: Redactor, text: str, kind: str, identifier: str, survivor: str
+) -> None:
+    redaction = redactor.redact(text)
+    assert identifier not in redaction.redacted
+    assert f"<{kind}>" in redaction.redacted
+    assert survivor in redaction.redacted
+    found = [e for e in redaction.entities if e.type == kind]
+    assert [text[e.start : e.end] for e in found] == [identifier]
+    assert kind in DIRECT_IDENTIFIERS
+    assert redaction.changed
+
+
+ORDINARY_CHAT = [
+    "I prefer mornings",
+    "always answer in metric units",
+    "I'm on a Pixel 8, so android instructions pls",
+    "I'm at my parents' in Goa until Feb 5",
+    "I boulder around V5",
+    "the 15th. every month",
+    "Whole30 until Feb 28",
+    "85 guests, barn venue in Somerset",
+    "I'm Canadian, I prefer metric",
+    "I'm in Berlin until March 3, recommend places nearby",
+    "I work at a bakery and prefer early shifts",
+    "I like the 7:30 train, platform 9",
+    "I'm at gate 5, prefer window seats",
+    "I get updates via Slack 2 times a day",
+    "I sleep between 10 and 12.",
+    "i do 20 pushups every 2 days",
+    "Unit 3 of my course is hard, explain simply",
+    "I'm on iOS 17 and Windows 11",
+    "I have 2 kids aged 5 and 7",
+    "I use an app called Notion for notes",
+]
+
+
+@pytest.mark.parametrize("text", ORDINARY_CHAT)
+def test_ordinary_chat_is_unchanged(redactor: Redactor, text: str) -> None:
+    redaction = redactor.redact(text)
+    assert redaction == Redaction(text, text, ())
+    assert not redaction.changed
+
+
+# (text, the name, what spaCy's small model labels it: not PERSON, or nothing)
+MISLABELLED_NAMES = [
+    ("Emma moved to Lyon", "Emma", "ORG"),
+    ("my brother Tunde is vegan, so no meat when he visits", "Tunde", ""),
+    ("our dog is named Biscuit", "Biscuit", "ORG"),
+    ("a colleague called Marguerite Okafor hates meetings before 10", "Marguerite Okafor", "LOC"),
+    ("everyone calls me Ján", "Ján", "GPE"),
+    ("She named him Luís", "Luís", ""),
+]
+
+
+@pytest.mark.parametrize(("text", "name", "label"), MISLABELLED_NAMES)
+def test_names_introduced_by_a_relation_are_redacted_whatever_spacy_says(
+    redactor: Redactor, text: str, name: str, label: str
+) -> None:
+    doc = load_pipeline()(text)
+    labels = {ent.label_ for ent in doc.ents if name.split()[0] in ent.text}
+    assert labels == ({label} if label else set())  # the case exercises a mislabel
+    redaction = redactor.redact(text, doc)
+    assert name not in redaction.redacted
+    assert "<PERSON>" in redaction.redacted
+
+
+def test_places_and_organisations_around_a_name_are_kept(redactor: Redactor) -> None:
+    redaction = redactor.redact("my sister Emma moved to Lyon and works at Google")
+    assert redaction.redacted == "my sister <PERSON> moved to Lyon and works at Google"
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("my wife Emma hates cilantro", "Emma"),
+        ("my friend Sam recommended jazz", "Sam"),
+        ("my name is Oluwaseun Adeyemi, call me Seun", "Seun"),
+        ("I'm Priya and I like short answers", "Priya"),
+        ("Dr. Okafor said I should cut caffeine", "Okafor"),
+        ("hey Dmitri, I'd like answers in bullet points", "Dmitri"),
+        ("my brother tunde is vegan so no meat when he visits", "tunde"),
+    ],
+)
+def test_introduced_names(redactor: Redactor, text: str, name: str) -> None:
+    redaction = redactor.redact(text)
+    assert name not in redaction.redacted
+    assert {e.type for e in redaction.entities} == {"PERSON"}
+
+
+def test_an_address_block_loses_its_addressee_and_every_line(redactor: Redactor) -> None:
+    text = "please ship to:\nAna Lima\nAcme Ltd\n12 Baker Street\nLondon NW1 6XE\nthanks"
+    redaction = redactor.redact(text)
+    for part in ("Ana Lima", "Acme Ltd", "12 Baker Street", "London", "NW1 6XE"):
+        assert part not in redaction.redacted
+    assert redaction.redacted.startswith("please ship to:\n<PERSON>\n")
+    assert redaction.redacted.endswith("\nthanks")
+
+
+def test_overlapping_matches_become_one_entity(redactor: Redactor) -> None:
+    text = "clone from https://jo:hunter2@git.example.com/repo.git please"
+    entities = redactor.analyze(text)
+    assert entities == [Entity("SECRET_URL", 11, 54, 1.0)]
+    assert text[11:54] == "https://jo:hunter2@git.example.com/repo.git"
+
+
+def test_a_given_doc_gives_the_same_redaction(redactor: Redactor) -> None:
+    nlp = load_pipeline()
+    texts = [text for text, *_ in IDENTIFIERS] + [text for text, *_ in MISLABELLED_NAMES]
+    docs = list(nlp.pipe(texts))
+    parsed_here = redactor.redact_many(texts)
+    assert redactor.redact_many(texts, docs) == parsed_here
+    assert [redactor.redact(t, d) for t, d in zip(texts, docs, strict=True)] == parsed_here
+    assert [redactor.analyze(t, d) for t, d in zip(texts, docs, strict=True)] == [
+        list(r.entities) for r in parsed_here
+    ]
+
+
+def test_a_doc_of_another_text_is_refused(redactor: Redactor) -> None:
+    doc = load_pipeline()("call me at 555-0134")
+    with pytest.raises(BadInput):
+        redactor.redact("email me at jo@x.com", doc)
+    with pytest.raises(BadInput):
+        redactor.redact_many(["a", "b"], [doc])
+
+
+def test_empty_text(redactor: Redactor) -> None:
+    assert redactor.redact("") == Redaction("", "", ())
