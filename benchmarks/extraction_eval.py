@@ -11,8 +11,9 @@ Scoring rules:
 
 * Content words: lower case, apostrophes dropped, `<TYPE>` placeholders removed, tokens of 2+
   letters or digits, minus English function words and a few light verbs (like, love, enjoy,
-  prefer, want, think, get, go, ...), then crude suffix stripping (-ies to -y, else one of -ing,
-  -ed, -es, -s (not after s), -ly when 3+ letters remain, then a final -e).
+  prefer, want, think, get, go, ...), then crude suffix stripping: -ies to -i, else one of -ing,
+  -ed (undoubling: running -> run), -es, -s (not after s), -ly when 3+ letters remain; then a
+  final -e is dropped and a final -y becomes -i (love/loves, story/stories stem alike).
 * Extraction recall (PrefEval explicit, implicit_choice, implicit_persona; Synthetic-Persona-Chat;
   LoCoMo): a gold claim is recalled when a stored claim has `source_message_id` equal to the gold
   `message_id` (or one of its `message_ids`), `subject` equal to the gold subject (a third-party
@@ -607,6 +608,7 @@ class Sensitive:
     inferable: dict[str, list[int]] = field(default_factory=dict)
     not_asked: int = 0  # values present in a usable claim the user did not ask to keep
     offending: list[tuple[str, str, Any, Claim]] = field(default_factory=list)
+    asked: list[tuple[str, str, Any, Claim]] = field(default_factory=list)
     held_back: list[tuple[str, str, Any, Claim]] = field(default_factory=list)
 
 
@@ -632,6 +634,7 @@ def score_sensitive(run: Run, targets: Iterable[tuple[str, str, Any, bool]]) -> 
         not_asked = [c for c in usable if c.confirmation != Confirmation.CONFIRMED.value]
         result.not_asked += bool(not_asked)
         result.offending += [(account, attribute, value, c) for c in not_asked]
+        result.asked += [(account, attribute, value, c) for c in usable if c not in not_asked]
         result.held_back += [(account, attribute, value, c) for c in hits if not c.usable]
     return result
 
@@ -714,7 +717,12 @@ def print_leak_samples(leaks: Leaks, n: int) -> None:
 
 
 def print_sensitive_samples(name: str, result: Sensitive, rng: random.Random, n: int) -> None:
-    for label, items in (("offending usable", result.offending), ("held back", result.held_back)):
+    kinds = (
+        ("offending usable", result.offending),
+        ("usable, confirmed as asked for,", result.asked),
+        ("held back", result.held_back),
+    )
+    for label, items in kinds:
         shown = rng.sample(items, min(n, len(items)))
         print(f"\n--- {name}: {len(shown)} {label} claims stating a true attribute "
               f"(of {len(items)})")  # fmt: skip

@@ -212,6 +212,25 @@ def _print_summary(report: dict[str, Any]) -> None:
         typer.echo(f"quarantined {item['file']}:{item['line']}: {item['reason']}", err=True)
 
 
+@app.command("quarantine")
+@guarded
+def quarantine_list(
+    tenant: Annotated[str | None, typer.Option("--tenant", help="Only this tenant.")] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Log lines set aside by the nightly flow, with file, line and reason."""
+    db = _database()
+    try:
+        for row in controls.quarantined(db, tenant):
+            row["quarantined_at"] = row["quarantined_at"].isoformat()
+            if as_json:
+                sys.stdout.write(json.dumps(row) + "\n")
+            else:
+                typer.echo(f"{row['file']}:{row['line_no']}: {row['reason']} ({row['tenant']})")
+    finally:
+        db.dispose()
+
+
 @app.command()
 @guarded
 def redact(as_json: JsonFlag = False) -> None:

@@ -672,6 +672,11 @@ _TYPE_WORD = (
 _UNIT = r"(?i:apt|apartment|suite|ste|unit|flat|floor|fl|room|rm|box)\b\.?[ \t]*#?[ \t]*\w{1,6}\b"
 _POSTCODE = r"(?:\d{4,6}(?:-\d{4})?|[A-Z]{1,2}\d[A-Z\d]?[ \t]?\d[A-Z]{2})\b"
 _BULLET = r"(?:[ \t]*[^\w\s,]{1,3})?[ \t]*"  # "- ", "• ", "> " opening a line of a block
+# Nouns that are counted, not addresses: "my flat is on level 3".
+_COUNTED = (
+    r"(?i:level|floor|storey|platform|gate|room|row|seat|page|line|bus|route|track|terminal"
+    r"|channel|chapter|season|episode|version|day|week|year|number|no)\b"
+)
 # Words that announce an address, after which a name with a house number is one.
 _ADDRESS_CUE = (
     r"(?i:address(?:[ \t]+is)?[ \t]*:?|li(?:ve[sd]?|ving)[ \t]+(?:on|at)|located[ \t]+(?:at|on)"
@@ -700,7 +705,10 @@ class _AddressPatterns:
             else rf"(?:(?!{_FUNCTION_WORD}|{_PARTICLE}\b)[^\W\d_][\w'’.-]*|\d+(?:st|nd|rd|th)\b)"
         )
         initial = _UPPER if cased else r"[^\W\d_]"
-        name = rf"(?:{_PARTICLE}[ \t]+){{0,2}}{cap}(?:[ \t]+(?:{_PARTICLE}[ \t]+){{0,2}}{cap}){{0,3}}"
+        name = (
+            rf"(?:{_PARTICLE}[ \t]+){{0,2}}{cap}(?:[ \t]+(?:{_PARTICLE}[ \t]+){{0,2}}{cap}){{0,3}}"
+        )
+        end = r"|[.?!]|$" if cased else ""
         cores = [
             # 12 Baker Street, 1600 N Pennsylvania Ave NW
             rf"\b{_NUM}[ \t]+(?:{_DIRECTION}[ \t]+)?{name}[ \t]+{_SUFFIX}(?:[ \t]+{_DIRECTION})?",
@@ -736,8 +744,9 @@ class _AddressPatterns:
             # the next line of a block: city, "state postcode", country
             rf"[ \t]*\.?[ \t]*\n{_BULLET},?[ \t]*(?:{_UNIT}|{line})(?=[ \t]*(?:\n|$|[,.;:?!]))"
             # after a comma: unit, postcode, or a place followed by another part or the end
-            # (", Springfield, OR 97403", not ", I prefer")
-            rf"|[ \t]*,[ \t]*(?:{_UNIT}|{_POSTCODE}|{name}(?=[ \t]*(?:[,\n.;:?!]|$)"
+            # (", Springfield, OR 97403", not ", I prefer"; in lower case not the end either:
+            # ", prefer quiet")
+            rf"|[ \t]*,[ \t]*(?:{_UNIT}|{_POSTCODE}|{name}(?=[ \t]*(?:[,\n;:]{end})"
             rf"|[ \t]+{_POSTCODE}|[ \t]+[A-Z]{{2}}\b))"
             # after a space: unit, postcode, a city in capitals, "street", or words before a unit
             # ("Aqqusinersuaq 176 Pinto Hill / Suite 487")
@@ -748,7 +757,7 @@ class _AddressPatterns:
             cores=tuple(re.compile(core, re.MULTILINE) for core in cores),
             # ...and what follows it ends the phrase: "lives on Elm 5 days a week" is no address
             cued=re.compile(
-                rf"{_ADDRESS_CUE}(?P<address>{_NUM}[ \t]+{name}|{name}[ \t]+{_NUM})"
+                rf"{_ADDRESS_CUE}(?P<address>{_NUM}[ \t]+{name}|(?!{_COUNTED}){name}[ \t]+{_NUM})"
                 rf"(?=[ \t]*(?:[\n,.;?!]|$|(?i:street|st)\b|{_UNIT})|[ \t]+{name}[ \t]*\n)"
             ),
             tail=re.compile(tail),

@@ -331,3 +331,19 @@ def test_quarantine_is_idempotent(hashing: Settings, tmp_path: Path,
     assert [(q["tenant"], q["line_no"]) for q in found] == [(None, 4), ("acme", 14)]
     assert found[0]["file"] == str(log) and "invalid JSON" in found[0]["reason"]
     assert "missing required field" in found[1]["reason"]
+
+
+def test_quarantine_is_listed_through_the_cli(hashing: Settings, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from permem.cli import app
+
+    log = write_log(tmp_path / "log.jsonl")
+    nightly.run(hashing, log)
+    env = {"PERMEM_DATABASE_URL": hashing.database_url or "", "PERMEM_HOME": str(hashing.home)}
+    result = CliRunner(env=env).invoke(app, ["quarantine", "--json"])
+    assert result.exit_code == 0, result.stderr
+    listed = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [(q["tenant"], q["line_no"]) for q in listed] == [(None, 4), ("acme", 14)]
+    only = CliRunner(env=env).invoke(app, ["quarantine", "--tenant", "acme", "--json"])
+    assert [json.loads(line)["line_no"] for line in only.stdout.splitlines()] == [14]
