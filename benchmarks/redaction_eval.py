@@ -19,6 +19,7 @@ The report is appended to benchmarks/results/redaction.txt and printed.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from collections import Counter
@@ -63,14 +64,18 @@ def main(path: Path) -> str:
     redactor = Redactor(nlp)
     redactor.redact("warm-up: call me at 555-0134")
 
-    started = time.perf_counter()
-    redactions = [redactor.redact(text) for text in texts]
-    self_s = time.perf_counter() - started
-    started = time.perf_counter()
-    docs = list(nlp.pipe(texts))
-    pipe_s = time.perf_counter() - started
-    reused = [redactor.redact(text, doc) for text, doc in zip(texts, docs, strict=True)]
-    reuse_s = time.perf_counter() - started - pipe_s
+    # Best of two rounds of each, interleaved, so a busy machine skews both alike.
+    self_s = pipe_s = reuse_s = float("inf")
+    for _ in range(2):
+        started = time.perf_counter()
+        redactions = [redactor.redact(text) for text in texts]
+        self_s = min(self_s, time.perf_counter() - started)
+        started = time.perf_counter()
+        docs = list(nlp.pipe(texts))
+        parsed = time.perf_counter()
+        reused = [redactor.redact(text, doc) for text, doc in zip(texts, docs, strict=True)]
+        if (time.perf_counter() - started) < pipe_s + reuse_s:
+            pipe_s, reuse_s = parsed - started, time.perf_counter() - parsed
     mismatches = sum(a.redacted != b.redacted for a, b in zip(redactions, reused, strict=True))
 
     gold: Counter[str] = Counter()
@@ -86,7 +91,8 @@ def main(path: Path) -> str:
     n = len(texts)
     lines = [
         f"{datetime.now():%Y-%m-%d %H:%M} {path.parent.name}/{path.name}: {n} texts, "
-        f"{sum(gold.values())} gold spans",
+        f"{sum(gold.values())} gold spans (load average {os.getloadavg()[0]:.1f} on "
+        f"{os.cpu_count()} CPUs)",
         f"  {'type':<20} {'gold':>5} {'leaked':>7} {'leak %':>7} {'partial':>8}",
     ]
     for kind in sorted(gold, key=lambda k: (k not in DIRECT, k)):
@@ -115,21 +121,23 @@ def main(path: Path) -> str:
 
 def _chat_damage(redactor: Redactor) -> list[str]:
     """How many ordinary first-person claims redaction changes (counts only, no text)."""
-    claims = [
-        json.loads(line)["claim"]
-        for path in CHAT_CLAIMS
-        if path.exists()
-        for line in path.read_text(encoding="utf-8").splitlines()
-        if line
-    ]
+    claims = list(
+        dict.fromkeys(  # the persona sentences repeat across conversations
+            json.loads(line)["claim"]
+            for path in CHAT_CLAIMS
+            if path.exists()
+            for line in path.read_text(encoding="utf-8").splitlines()
+            if line
+        )
+    )
     if not claims:
         return []
     changed = [r for r in redactor.redact_many(claims) if r.changed]
     kinds = Counter(e.type for r in changed for e in r.entities)
     summary = ", ".join(f"{k} {v}" for k, v in kinds.most_common()) or "nothing"
     return [
-        f"  ordinary claims changed (persona-chat + PrefEval): {len(changed)}/{len(claims)} "
-        f"= {100 * len(changed) / len(claims):.1f}% ({summary})"
+        f"  distinct ordinary claims changed (persona-chat + PrefEval): "
+        f"{len(changed)}/{len(claims)} = {100 * len(changed) / len(claims):.1f}% ({summary})"
     ]
 
 

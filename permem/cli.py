@@ -178,6 +178,10 @@ def nightly(
         token = PROGRESS.set(lambda n: bar.advance(job, n))
         try:
             report = nightly_extract(params)
+        except RuntimeError as exc:
+            if "Prefect" not in str(exc):
+                raise
+            raise ConfigurationError(f"{exc} (set PREFECT_API_URL to a running server)") from exc
         finally:
             PROGRESS.reset(token)
     if as_json:
@@ -195,6 +199,8 @@ def _quiet_prefect() -> None:
     """Offline and quiet defaults for the temporary Prefect server, unless set by the user."""
     os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
     os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
+    # The temporary server needs ~10 s on an idle machine and much longer on a loaded one.
+    os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "180")
     os.environ.setdefault("TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS", "")
 
 

@@ -67,6 +67,8 @@ from spacy.tokens import Doc, Span, Token
 
 from permem.errors import BadInput
 
+__all__ = ["DIRECT_IDENTIFIERS", "Entity", "Redaction", "Redactor"]
+
 LANGUAGE = "en"
 # Below this Presidio score a match is dropped. Weak patterns (a bare 9-digit number as a
 # passport, 7 digits as a driver's licence) only reach it with a context word nearby.
@@ -127,6 +129,7 @@ class Redaction:
 
     @property
     def changed(self) -> bool:
+        """Whether anything was redacted."""
         return bool(self.entities)
 
 
@@ -426,7 +429,8 @@ class _NameRecognizer(LocalRecognizer):
     words), a title precedes it ("Dr X"), it does what only people do ("X shouted at Y", "X lives
     on ...", "X is the speaker", "X's husband"), it is coordinated with a name ("X and Y"), or
     it repeats a word of a name found elsewhere in the text. A PERSON entity whose text the same
-    message uses as a place ("in Goa") is a place.
+    message uses as a place ("in Goa", "moved to Lyon") is a place, and one that is owned ("my
+    Pixel") a thing.
     """
 
     def __init__(self) -> None:
@@ -442,9 +446,7 @@ class _NameRecognizer(LocalRecognizer):
             return []
         parse = _Parse(nlp_artifacts.tokens, text)
         doc = parse.doc
-        places = {
-            tok.text for tok in doc if tok.ent_type_ in ("GPE", "LOC", "FAC") or _is_place(tok)
-        }
+        places = {tok.text for tok in doc if _is_place(tok)}
         names = [
             e
             for e in parse.ents

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+import permem.redaction
 from permem.errors import BadInput
 from permem.nlp import load_pipeline
 from permem.redaction import DIRECT_IDENTIFIERS, Entity, Redaction, Redactor
@@ -78,6 +79,9 @@ IDENTIFIERS = [
         "123 456 782",
         "I like plain English",
     ),
+    ("my NINO is AB123456C, I prefer paper forms", "UK_NINO", "AB123456C", "I prefer paper forms"),
+    ("my PESEL is 44051401359, reply in Polish", "PL_PESEL", "44051401359", "reply in Polish"),
+    ("my ITIN is 912-70-1234, file in April", "US_ITIN", "912-70-1234", "file in April"),
     (
         "my NI number is AB 12 34 56 C, I prefer paper forms",
         "ID_NUMBER",
@@ -194,6 +198,17 @@ ORDINARY_CHAT = [
     "I'm on iOS 17 and Windows 11",
     "I have 2 kids aged 5 and 7",
     "I use an app called Notion for notes",
+    "i live on campus 3 days a week",
+    "my flat is on level 3, prefer stairs tips",
+    "meet me at gate 12 tomorrow",
+    # organisations and products doing things people do
+    "Netflix wants me to upgrade, I prefer the basic plan",
+    "my Pixel 8 eats battery, suggest power saving tips",
+    "Google gave me a refund, I like their support",
+    "Spotify keeps crashing, I prefer offline playlists",
+    # spaCy labels the second Goa PERSON; the same message uses it as a place
+    "I'm at my parents' in Goa until Feb 5, so anything local or restaurant-y, "
+    "assume Goa till then",
 ]
 
 
@@ -288,3 +303,12 @@ def test_a_doc_of_another_text_is_refused(redactor: Redactor) -> None:
 
 def test_empty_text(redactor: Redactor) -> None:
     assert redactor.redact("") == Redaction("", "", ())
+
+
+def test_public_api() -> None:
+    assert sorted(permem.redaction.__all__) == [
+        "DIRECT_IDENTIFIERS",
+        "Entity",
+        "Redaction",
+        "Redactor",
+    ]

@@ -56,7 +56,10 @@ class Candidate:
 
     @property
     def shortened(self) -> bool:
-        return (self.claim_start, self.claim_end) != (self.start, self.end)
+        """Words of the supporting sentence were left out (punctuation does not count)."""
+        text = self.message.text
+        cut = text[self.start : self.claim_start] + text[self.claim_end : self.end]
+        return any(ch.isalnum() for ch in cut)
 
 
 class Extractor(Protocol):
