@@ -20,7 +20,10 @@ Scoring rules:
   subject `<account>:<relation>` is not the account), and shares at least one content word with
   the gold claim (for LoCoMo the speakers' first names are not content words: the gold is written
   in the third person). "usable" counts the recalled golds with at least one matching claim that
-  `permem.states.is_usable`; "any subject" drops the subject condition. A gold without a message
+  `permem.states.is_usable`; "cover½" (stricter, secondary) counts the recalled golds whose
+  matching claims hold at least half of the gold's content words together; "any subject" drops the
+  subject condition; "nogold-cl" is stored claims on messages without gold per user message (for
+  PrefEval explicit those come from distractor turns). A gold without a message
   (SPC's unanchored persona sentences) is always missed: SPC is reported over all sentences and
   over anchored ones (the fair number). Each miss gets one cause, first that applies:
   `unanchored`, `wrong_subject` (a claim on the message shares a word, other subject),
@@ -30,7 +33,8 @@ Scoring rules:
 * SPC wrong speaker: a stored claim is compared with every persona sentence of its conversation;
   when the best sentence has at least half of its content words in the claim (the README's
   anchoring rule; ties go to the claim's own speaker), the claim counts as own-persona or, when
-  the sentence belongs to the other speaker, as a wrong-speaker hit.
+  the sentence belongs to the other speaker, as a wrong-speaker hit. An upper bound: the
+  speaker's own statement on the other's topic ("I've never been to Peru") counts too.
 * Direct-identifier leaks (presidio_synth): a stored claim's source `pii-<id>` is joined to
   `texts.jsonl` `id`; a gold span leaks when its value appears verbatim (case-sensitive) in any
   stored claim of that message. Rates over the direct-identifier spans of messages that produced a
@@ -63,7 +67,9 @@ Scoring rules:
   one value present in a usable claim (status active/session_only, confirmation
   unconfirmed/confirmed), per attribute, and the same over all stored claims (pending ones
   included) to show what the gate held back. Target: no value present in a usable claim the user
-  did not ask to keep (confirmation `confirmed` means the user asked).
+  did not ask to keep. These comments are written to other people, never to an assistant, so no
+  value was asked for: every usable claim stating one counts, and the claims the pipeline marked
+  `confirmed` (it detected a remember request) are counted apart, as mis-detected requests.
 
 Miss, noise, leak and offending-claim samples are printed to the console only, never written to
 a file. Run by hand (several minutes):
@@ -315,9 +321,11 @@ class Recall:
     gold: int = 0
     recalled: int = 0
     usable: int = 0
+    covered: int = 0
     any_subject: int = 0
     anchored: int = 0
     anchored_recalled: int = 0
+    anchored_covered: int = 0
     anchored_usable: int = 0
     anchored_any_subject: int = 0
     causes: Counter[str] = field(default_factory=Counter)
@@ -335,7 +343,7 @@ def _gold_ids(row: dict[str, Any]) -> list[str]:
 
 def score_recall(run: Run, gold: list[dict[str, Any]]) -> Recall:
     names: frozenset[str] = frozenset()
-    if run.name == "locomo":  # third-person gold: "Caroline went ..."
+    if run.name == "locomo":  # the gold is in the third person: "<Name> went ..."
         names = frozenset(m["account"].split("-", 2)[2] for m in run.messages.values())
     result = Recall(gold=len(gold))
     for row in gold:
@@ -353,6 +361,10 @@ def score_recall(run: Run, gold: list[dict[str, Any]]) -> Recall:
             usable = any(c.usable for c in matched)
             result.usable += usable
             result.anchored_usable += anchored and usable
+            found = frozenset().union(*(content_words(c.text) for c in matched))
+            covered = len(found & words) >= len(words) / 2
+            result.covered += covered
+            result.anchored_covered += anchored and covered
         if sharing:
             result.any_subject += 1
             result.anchored_any_subject += anchored
@@ -606,9 +618,7 @@ class Sensitive:
     # attribute -> [values, present in a usable claim, present in any stored claim]
     per_attribute: dict[str, list[int]] = field(default_factory=dict)
     inferable: dict[str, list[int]] = field(default_factory=dict)
-    not_asked: int = 0  # values present in a usable claim the user did not ask to keep
-    offending: list[tuple[str, str, Any, Claim]] = field(default_factory=list)
-    asked: list[tuple[str, str, Any, Claim]] = field(default_factory=list)
+    offending: list[tuple[str, str, Any, Claim]] = field(default_factory=list)  # usable
     held_back: list[tuple[str, str, Any, Claim]] = field(default_factory=list)
 
 
@@ -631,10 +641,7 @@ def score_sensitive(run: Run, targets: Iterable[tuple[str, str, Any, bool]]) -> 
             inf[0] += 1
             inf[1] += bool(usable)
             inf[2] += bool(hits)
-        not_asked = [c for c in usable if c.confirmation != Confirmation.CONFIRMED.value]
-        result.not_asked += bool(not_asked)
-        result.offending += [(account, attribute, value, c) for c in not_asked]
-        result.asked += [(account, attribute, value, c) for c in usable if c not in not_asked]
+        result.offending += [(account, attribute, value, c) for c in usable]
         result.held_back += [(account, attribute, value, c) for c in hits if not c.usable]
     return result
 
@@ -719,7 +726,6 @@ def print_leak_samples(leaks: Leaks, n: int) -> None:
 def print_sensitive_samples(name: str, result: Sensitive, rng: random.Random, n: int) -> None:
     kinds = (
         ("offending usable", result.offending),
-        ("usable, confirmed as asked for,", result.asked),
         ("held back", result.held_back),
     )
     for label, items in kinds:
@@ -765,16 +771,16 @@ def summary(report: Report, header: str) -> str:
     if report.recalls:
         lines.append(
             f"  {'extraction recall':<26}{'gold':>6}{'hit':>6}{'recall':>8}{'usable':>8}"
-            f"{'any-subj':>9}{'nogold-cl':>10}  target"
+            f"{'cover½':>8}{'any-subj':>9}{'nogold-cl':>10}  target"
         )
     for name, r in report.recalls.items():
         run = next(x for x in report.runs if x.name == name)
-        rows = [("", r.gold, r.recalled, r.usable, r.any_subject)]
+        rows = [("", r.gold, r.recalled, r.usable, r.covered, r.any_subject)]
         if name == "spc":
-            rows = [(" all", r.gold, r.recalled, r.usable, r.any_subject),
+            rows = [(" all", r.gold, r.recalled, r.usable, r.covered, r.any_subject),
                     (" anchored", r.anchored, r.anchored_recalled, r.anchored_usable,
-                     r.anchored_any_subject)]  # fmt: skip
-        for suffix, gold, hit, usable, any_subject in rows:
+                     r.anchored_covered, r.anchored_any_subject)]  # fmt: skip
+        for suffix, gold, hit, usable, covered, any_subject in rows:
             target = RECALL_TARGETS.get(name)
             checked = target is not None and (name != "spc" or suffix == " anchored")
             verdict = f"  >= {target:.2f} {_met(hit / max(gold, 1) >= target)}" if checked else ""
@@ -784,7 +790,7 @@ def summary(report: Report, header: str) -> str:
                 verdict = "  (unanchored ones cannot be hit)"
             lines.append(
                 f"  {name + suffix:<26}{gold:>6}{hit:>6}{_rate(hit, gold):>8}"
-                f"{_rate(usable, gold):>8}{_rate(any_subject, gold):>9}"
+                f"{_rate(usable, gold):>8}{_rate(covered, gold):>8}{_rate(any_subject, gold):>9}"
                 f"{len(r.noise) / max(run.user_messages, 1):>10.2f}{verdict}"
             )
         causes = ", ".join(f"{c} {k}" for c, k in r.causes.most_common())
@@ -844,13 +850,17 @@ def _sensitive_lines(name: str, s: Sensitive) -> list[str]:
             f"    {attribute:<22}{n:>5}{usable:>5} ({_rate(usable, n)}){stored:>5} "
             f"({_rate(stored, n)}) | {i_n:>4}{i_usable:>5}{i_stored:>5}"
         )
+    claims = {c for *_, c in s.offending}
+    confirmed = sum(c.confirmation == Confirmation.CONFIRMED.value for c in claims)
     total = sum(v[0] for v in s.per_attribute.values())
     usable = sum(v[1] for v in s.per_attribute.values())
     stored = sum(v[2] for v in s.per_attribute.values())
     lines.append(
         f"    all: {usable}/{total} = {_rate(usable, total)} in usable claims, {stored}/{total} = "
-        f"{_rate(stored, total)} in stored claims; not asked for: {s.not_asked} values in "
-        f"{len(s.offending)} usable claims (target 0: {_met(s.not_asked == 0)})"
+        f"{_rate(stored, total)} in stored claims (target 0 in usable: {_met(usable == 0)}); "
+        f"{len({c for *_, c in s.offending})} usable claims state one, {confirmed} of them "
+        "marked confirmed "
+        "(a remember request detected in a comment)"
     )
     return lines
 
@@ -876,10 +886,18 @@ def _server() -> tuple[str, Callable[[], None]]:
 def _revision() -> str:
     try:
         root = Path(__file__).resolve().parent.parent
-        rev = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"],
-                             capture_output=True, text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "permem"],
-                               capture_output=True, text=True, check=True).stdout.strip()
+        rev = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", str(root), "status", "--porcelain", "permem"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
     return rev + ("+uncommitted" if dirty else "")  # fmt: skip
@@ -924,8 +942,13 @@ def main(names: list[str], samples: int, seed: int) -> str:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--only", nargs="+", choices=sorted(DATASETS), metavar="NAME",
-                        help=f"datasets to run (default: all): {', '.join(DATASETS)}")
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        choices=sorted(DATASETS),
+        metavar="NAME",
+        help=f"datasets to run (default: all): {', '.join(DATASETS)}",
+    )
     parser.add_argument("--samples", type=int, default=15, help="samples printed per kind")
     parser.add_argument("--seed", type=int, default=7, help="seed of the sample draws")
     args = parser.parse_args()  # fmt: skip

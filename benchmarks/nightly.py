@@ -27,13 +27,14 @@ across runs. Run by hand (10-20 minutes for 100k messages on 2 cores):
 
 Without the variable it uses an embedded server in a temporary folder. `--also 0` skips the
 second size. `--profile` runs only the end-to-end run, under cProfile, and reports its top
-functions. Results are appended to benchmarks/results/nightly.txt.
+functions. Results are appended to benchmarks/results/nightly.txt as each part finishes.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib
 import json
 import multiprocessing
 import os
@@ -44,6 +45,7 @@ import resource
 import shutil
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from collections import Counter
@@ -286,7 +288,7 @@ def _email(rng: random.Random) -> str:
 def _phone(rng: random.Random) -> str:
     if rng.random() < 0.5:
         return f"+44 7700 900{rng.randrange(1000):03d}"
-    return f"+1 555 01{rng.randrange(100):02d}"
+    return f"+1 415 555 01{rng.randrange(100):02d}"
 
 
 _COMPUTED: dict[str, Callable[[random.Random], str]] = {
@@ -375,7 +377,8 @@ DURABLE: tuple[tuple[int, str, tuple[str, ...]], ...] = (
         "please email me at {email} rather than calling.",
         "text me on {phone} if the {thing} changes, but never after {time}.",
         "I prefer to be reached at {email} on weekdays.",
-        "my work number is {phone}, use it only for {appointment}.",
+        "my mobile is {phone}, use it only for {appointment}.",
+        "call me on {phone} for {appointment}, never after {time}.",
     )),
 )  # fmt: skip
 OPENERS = ("", "", "", "", "", "", "by the way, ", "oh and ", "fyi ", "also, ",
@@ -681,15 +684,25 @@ def generate(path: Path, n: int, seed: int = 1) -> dict[str, Any]:
 # ---------------------------------------------------------------------------------------------
 
 
-def peak_rss_mb() -> float:
-    """This process's peak resident set (VmHWM), in MB; ru_maxrss where /proc is missing."""
+def _proc_status_mb(key: str) -> float | None:
     try:
         for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
+            if line.startswith(key):
                 return int(line.split()[1]) / 1024
     except OSError:
         pass
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return None
+
+
+def peak_rss_mb() -> float:
+    """This process's peak resident set (VmHWM), in MB; ru_maxrss where /proc is missing."""
+    peak = _proc_status_mb("VmHWM:")
+    return peak if peak is not None else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def rss_mb() -> float:
+    """This process's resident set now, in MB (0 where /proc is missing)."""
+    return _proc_status_mb("VmRSS:") or 0.0
 
 
 def _default_batch_size() -> int:
@@ -745,6 +758,7 @@ def end_to_end_child(
     started = time.perf_counter()
     rt = runtime(settings)  # migrations, spaCy, Presidio
     rt.embedder.embed(["warm up the embedding model"])  # MiniLM loads on its first call
+    importlib.import_module("lancedb")  # the vector index imports it on first use (seconds)
     startup = time.perf_counter() - started
     startup_rss = peak_rss_mb()
     threads = None
@@ -753,19 +767,58 @@ def end_to_end_child(
 
         threads = torch.get_num_threads()
 
-    profiler = None
+    # cProfile sees one thread only: stages that the run starts in a background thread
+    # (indexing) get a profiler of their own, merged into the main one at the end.
+    profiler = background = None
     if profile:
         import cProfile
 
-        profiler = cProfile.Profile()
+        profiler, background = cProfile.Profile(), cProfile.Profile()
+    main_thread = threading.get_ident()
+    # The default stages, each call timed, to see whether a stage slows down as the stores grow.
+    calls: dict[str, list[float]] = {name: [] for name in nightly.DIRECT_STAGES}
+
+    def timed(name: str, stage: Callable[..., Any]) -> Callable[..., Any]:
+        def call(*args: Any) -> Any:
+            started = time.perf_counter()
+            if background is not None and threading.get_ident() != main_thread:
+                value = background.runcall(stage, *args)
+            else:
+                value = stage(*args)
+            calls[name].append(time.perf_counter() - started)
+            return value
+
+        return call
+
+    stages = {name: timed(name, stage) for name, stage in nightly.DIRECT_STAGES.items()}
+    done = 0
+    rss_by_batch: list[float] = []
+
+    def progress(lines: int) -> None:  # a heartbeat on stderr, for long runs
+        nonlocal done
+        done += lines
+        rss_by_batch.append(rss_mb())
+        elapsed = time.perf_counter() - started
+        print(
+            f"    ... {done:,} lines in {elapsed:,.0f} s, RSS {rss_by_batch[-1]:,.0f} MB",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    nightly.PROGRESS.set(progress)
+    if profiler is not None:
         profiler.enable()
     started = time.perf_counter()
-    summary = nightly.run(settings, Path(log))
+    summary = nightly.run(settings, Path(log), stages=stages)
     wall = time.perf_counter() - started
     hotspots = None
-    if profiler is not None:
+    if profiler is not None and background is not None and profile is not None:
+        import pstats
+
         profiler.disable()
-        profiler.dump_stats(profile)
+        profiler.create_stats()
+        background.create_stats()
+        pstats.Stats(profiler).add(pstats.Stats(background)).dump_stats(profile)
         hotspots = _hotspots(profile)
     close_all()
     result = summary.as_json()
@@ -779,6 +832,8 @@ def end_to_end_child(
         "peak_rss_mb": peak_rss_mb(),
         "torch_threads": threads,
         "hotspots": hotspots,
+        "calls": calls,
+        "rss_by_batch": rss_by_batch,
     }
 
 
@@ -793,11 +848,21 @@ def _hotspots(path: str, top: int = 25) -> str:
     return out.getvalue()
 
 
+def _call(function: Callable[..., dict[str, Any]], *args: Any) -> dict[str, Any]:
+    # Some permem exceptions do not survive pickling: send the traceback as text instead.
+    try:
+        return function(*args)
+    except BaseException:
+        import traceback
+
+        raise RuntimeError(f"in the child process:\n{traceback.format_exc()}") from None
+
+
 def in_child(function: Callable[..., dict[str, Any]], *args: Any) -> dict[str, Any]:
     """Run `function(*args)` in a fresh spawned process and return its result."""
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
-        return pool.submit(function, *args).result()
+        return pool.submit(_call, function, *args).result()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -870,9 +935,14 @@ def report_size(n: int, log_stats: dict[str, Any], run: dict[str, Any], embedder
     counts = summary["counts"]
     total = sum(seconds.values())
     stages = ", ".join(
-        f"{name} {value:.1f} s ({value / total:.0%})"
+        f"{name} {value:.1f} s ({value / e2e['wall']:.0%})"
         for name, value in sorted(seconds.items(), key=lambda kv: -kv[1])
     )
+    if total > 1.02 * e2e["wall"]:
+        # The run indexes a batch in the background while the next one goes through the
+        # stages before it: stage times overlap and their shares of the wall time add up to
+        # more than 100%. `index_wait` is the time the main loop waited for the index step.
+        stages += f" (sum {total:.1f} s for {e2e['wall']:.1f} s wall: index overlaps)"
     roles = log_stats["roles"]
     user = roles.get("user", 0)
     decisions = ", ".join(f"{k} {v}" for k, v in sorted(summary["decisions"].items()))
@@ -896,14 +966,38 @@ def report_size(n: int, log_stats: dict[str, Any], run: dict[str, Any], embedder
         f"({with_startup:,.0f} msgs/s with it){threads}\n"
         f"    ratio floor/e2e: {floor_rate / e2e_rate:,.1f}x\n"
         f"    peak RSS end to end: {e2e['peak_rss_mb']:,.0f} MB "
-        f"(after start-up {e2e['startup_rss_mb']:,.0f} MB)\n"
-        f"    stages: {stages}\n"
+        f"(after start-up {e2e['startup_rss_mb']:,.0f} MB; {_rss_trend(e2e['rss_by_batch'])})\n"
+        f"    stage seconds (share of wall): {stages}\n"
+        f"    per batch, first vs last 3 batches: {_trend(e2e['calls'])}\n"
         f"    per message: candidates {counts.get('candidates', 0) / lines:.3f}, "
         f"claims stored {counts.get('stored', 0) / lines:.3f}, "
         f"indexed {counts.get('indexed', 0) / lines:.3f}; batches {summary['batches']}, "
         f"quarantined {counts.get('quarantined_lines', 0)}, incognito "
         f"{counts.get('incognito', 0)}; decisions: {decisions}\n"
     )
+
+
+def _rss_trend(samples: list[float]) -> str:
+    """RSS after the first batch, at a quarter, half, three quarters and the end of the run."""
+    if not samples:
+        return "no RSS samples"
+    picks = sorted(
+        {0, len(samples) // 4, len(samples) // 2, 3 * len(samples) // 4, len(samples) - 1}
+    )
+    shown = " -> ".join(f"{samples[i]:,.0f}" for i in picks)
+    return f"RSS after batches {', '.join(str(i + 1) for i in picks)}: {shown} MB"
+
+
+def _trend(calls: dict[str, list[float]]) -> str:
+    """Mean seconds per batch of the first and the last three batches, for the costly stages."""
+    shown = []
+    for name, seconds in sorted(calls.items(), key=lambda kv: -sum(kv[1])):
+        if len(seconds) < 2 or sum(seconds) < 1.0:
+            continue
+        k = min(3, len(seconds) // 2)
+        first, last = sum(seconds[:k]) / k, sum(seconds[-k:]) / k
+        shown.append(f"{name} {first:.2f} -> {last:.2f} s")
+    return ", ".join(shown) or "-"
 
 
 def main(argv: list[str] | None = None) -> str:
@@ -926,11 +1020,12 @@ def main(argv: list[str] | None = None) -> str:
         sizes.append(args.also)
     header = (
         f"{datetime.now(UTC):%Y-%m-%d %H:%M} nightly benchmark: {_cores()}, "
-        f"python {platform.python_version()}, server={_host(server)}, seed {args.seed}, "
-        f"load avg 1/5/15 at start {load_start}"
+        f"python {platform.python_version()}, code {_code_version()}, "
+        f"server={_server_facts(server)}, "
+        f"seed {args.seed}, load avg 1/5/15 at start {load_start}\n"
     )
-    print(header, flush=True)
     blocks: list[str] = []
+    emit(header, blocks)
     rss: list[tuple[int, float, float]] = []
     try:
         for n in sizes:
@@ -961,39 +1056,72 @@ def main(argv: list[str] | None = None) -> str:
                     f"({e2e['wall']:.1f} s); stage seconds {summary['stage_seconds']}; "
                     f"pstats in {args.profile}\n"
                 )
-                print(block + e2e["hotspots"], flush=True)
-                blocks.append(block)
+                print(e2e["hotspots"], flush=True)
+                emit(block, blocks)
                 continue
             run = measure(log, server, args.embedder)
-            block = report_size(n, log_stats, run, args.embedder)
-            print(block, end="", flush=True)
-            blocks.append(block)
+            emit(report_size(n, log_stats, run, args.embedder), blocks)
             rss.append((n, run["floor"]["peak_rss_mb"], run["e2e"]["peak_rss_mb"]))
     finally:
         if args.keep_log is None:
             shutil.rmtree(scratch, ignore_errors=True)
     if len(rss) == 2:
         (n1, f1, e1), (n2, f2, e2) = rss
-        blocks.append(
+        emit(
             f"  peak RSS by log size: floor {n1:,}: {f1:,.0f} MB, {n2:,}: {f2:,.0f} MB; "
             f"end to end {n1:,}: {e1:,.0f} MB, {n2:,}: {e2:,.0f} MB "
-            f"(e2e growth {e1 / e2 - 1:+.0%} for {n1 / n2:.0f}x the lines)\n"
+            f"(e2e growth {e1 / e2 - 1:+.0%} for {n1 / n2:.0f}x the lines)\n",
+            blocks,
         )
-        print(blocks[-1], end="")
-    footer = f"  load avg 1/5/15 at end {_load()}\n"
-    print(footer, end="")
-    return header + "\n" + "".join(blocks) + footer
+    emit(f"  load avg 1/5/15 at end {_load()}\n", blocks)
+    return "".join(blocks)
 
 
-def _host(url: str) -> str:
+def emit(text: str, blocks: list[str]) -> None:
+    """Print a part of the report and append it to the results file at once (a run killed
+    half-way still leaves what it measured)."""
+    print(text, end="", flush=True)
+    blocks.append(text)
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    with RESULTS.open("a") as fh:
+        fh.write(text)
+
+
+def _code_version() -> str:
+    """The commit measured, and how many files differ from it (others edit the tree too)."""
+    import subprocess
+
+    root = Path(__file__).parent.parent
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True
+        ).stdout.strip()
+        changed = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+        ).stdout.splitlines()
+    except OSError:
+        return "unknown"
+    return f"{head or 'unknown'} (+{len(changed)} modified files)" if changed else head
+
+
+def _server_facts(url: str) -> str:
+    import sqlalchemy as sa
     from sqlalchemy.engine import make_url
 
-    parsed = make_url(url)
-    return parsed.host or "embedded"
+    engine = sa.create_engine(url, poolclass=sa.NullPool)
+    try:
+        with engine.connect() as conn:
+            version = conn.execute(sa.text("SHOW server_version")).scalar()
+            autovacuum = conn.execute(sa.text("SHOW autovacuum")).scalar()
+    finally:
+        engine.dispose()
+    # Without autovacuum nothing ANALYZEs the freshly loaded tables: the planner keeps
+    # empty-table estimates all run long.
+    return f"{make_url(url).host or 'embedded'} (PostgreSQL {version}, autovacuum {autovacuum})"
 
 
 if __name__ == "__main__":
-    report = main(sys.argv[1:])
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    with RESULTS.open("a") as fh:
-        fh.write(report)
+    main(sys.argv[1:])

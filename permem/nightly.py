@@ -8,11 +8,13 @@ look up the heavy objects in `permem.runtime`.
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import time
 import uuid
 from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -83,10 +85,12 @@ def load_stage(
 
 
 def index_stage(settings: Settings, tenants: list[str], superseded: list[str]) -> IndexResult:
+    started = time.perf_counter()
     rt = runtime(settings)
     result = index_pending(rt.db, rt.index, rt.embedder, tenants=tenants)
     # Rows that are not in the index are left alone by the update.
     result.status_synced = sync_status(rt.index, [(i, Status.SUPERSEDED.value) for i in superseded])
+    result.seconds = time.perf_counter() - started
     return result
 
 
@@ -164,8 +168,10 @@ def run(
 ) -> NightlySummary:
     """Process the log at `logs` batch by batch; return what was done.
 
-    `after_stage` is called with each stage's name once it has finished (tests use it to
-    interrupt a run between two stages).
+    Indexing a batch (embedding, mostly) runs in the background while the next batch goes
+    through the stages before it; the two never touch the same objects, and a batch's index
+    step always finishes before the next one starts. `after_stage` is called with each
+    stage's name once it has finished (tests use it to interrupt a run between two stages).
     """
     summary = NightlySummary(logs=str(logs))
     progress = PROGRESS.get()
@@ -178,41 +184,82 @@ def run(
             after_stage(name)
         return value
 
-    stream = batches(read_log(logs), settings.batch_size)
-    while True:
+    def finish_index(pending: tuple[Any, int] | None) -> None:
+        if pending is None:
+            return
+        future, lines = pending
         started = time.perf_counter()
-        batch = next(stream, None)
-        summary.seconds["read"] += time.perf_counter() - started
-        if batch is None:
-            break
-        summary.batches += 1
-        prepared: Prepared = step("prepare", batch)
-        summary.counts.update(prepared.counts)
-        summary.counts["quarantined_lines"] += len(batch.quarantined)
-        candidates: list[Candidate] = step("extract", prepared)
-        summary.counts["candidates"] += len(candidates)
-        proposals: list[Proposal] = step("classify", candidates)
-        proposals = step("redact", proposals)
-        proposals = step("gate", prepared, proposals)
-        summary.add_proposals(proposals)
-        validation: BatchValidation = step("validate", prepared, proposals)
-        summary.validations.append(
-            {
-                "batch": batch.number,
-                "success": validation.success,
-                "evaluated": validation.evaluated,
-            }
-        )
-        loaded: LoadResult = step("load", prepared, proposals, uuid.uuid4())
-        summary.counts["stored"] += loaded.memories
-        summary.counts["superseded"] += len(loaded.superseded)
-        summary.quarantined.extend(
-            {"file": q.file, "line": q.line_no, "reason": q.reason} for q in prepared.quarantined
-        )
-        indexed: IndexResult = step("index", sorted(prepared.tenants), loaded.superseded)
+        indexed: IndexResult = future.result()
+        summary.seconds["index_wait"] += time.perf_counter() - started
+        summary.seconds["index"] += indexed.seconds
         summary.counts["indexed"] += indexed.indexed
+        if after_stage is not None:
+            after_stage("index")
         if progress is not None:
-            progress(len(batch))
+            progress(lines)
+
+    stream = batches(read_log(logs), settings.batch_size)
+    pending: tuple[Any, int] | None = None
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="permem-index") as background:
+        try:
+            while True:
+                started = time.perf_counter()
+                batch = next(stream, None)
+                summary.seconds["read"] += time.perf_counter() - started
+                if batch is None:
+                    break
+                summary.batches += 1
+                loaded = _through_load(step, summary, batch)
+                finish_index(pending)
+                pending = (
+                    _submit(stages["index"], background, settings, loaded[0], loaded[1]),
+                    len(batch),
+                )
+            finish_index(pending)
+            pending = None
+        finally:
+            if pending is not None:
+                # A stage failed and its error is on its way up; let the index step that is
+                # still running settle first (its own error, if any, is reported by the
+                # next run, which repeats it).
+                with contextlib.suppress(Exception):
+                    pending[0].result()
     if summary.counts["indexed"]:
         step(FINAL_STAGE)
     return summary
+
+
+def _through_load(
+    step: Callable[..., Any], summary: NightlySummary, batch: LogBatch
+) -> tuple[list[str], list[str]]:
+    """Every stage of one batch up to and including the load; returns what indexing needs."""
+    prepared: Prepared = step("prepare", batch)
+    summary.counts.update(prepared.counts)
+    summary.counts["quarantined_lines"] += len(batch.quarantined)
+    candidates: list[Candidate] = step("extract", prepared)
+    summary.counts["candidates"] += len(candidates)
+    proposals: list[Proposal] = step("classify", candidates)
+    proposals = step("redact", proposals)
+    proposals = step("gate", prepared, proposals)
+    summary.add_proposals(proposals)
+    validation: BatchValidation = step("validate", prepared, proposals)
+    summary.validations.append(
+        {"batch": batch.number, "success": validation.success, "evaluated": validation.evaluated}
+    )
+    loaded: LoadResult = step("load", prepared, proposals, uuid.uuid4())
+    summary.counts["stored"] += loaded.memories
+    summary.counts["superseded"] += len(loaded.superseded)
+    summary.quarantined.extend(
+        {"file": q.file, "line": q.line_no, "reason": q.reason} for q in prepared.quarantined
+    )
+    return sorted(prepared.tenants), loaded.superseded
+
+
+def _submit(
+    stage: Callable[..., Any], background: ThreadPoolExecutor, *args: Any
+) -> Future[Any] | Any:
+    """Start a stage in the background: as a Prefect task run when it is one, else a thread."""
+    submit = getattr(stage, "submit", None)
+    if submit is not None:
+        return submit(*args)
+    return background.submit(stage, *args)

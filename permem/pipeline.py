@@ -28,6 +28,7 @@ from permem import policy
 from permem.classify import Classification, classify
 from permem.extraction import Candidate, Extractor
 from permem.hashing import content_hash
+from permem.indexing import enqueue
 from permem.logs import LogBatch, Quarantined
 from permem.policy import GateInput, GateOutcome
 from permem.quality import BatchValidation, validate_batch
@@ -329,6 +330,7 @@ def load(
             result.sources += len(append_sources(conn, sources_by_tenant.get(tenant, []), batch_id))
             records = _with_supersession(conn, records_by_tenant.get(tenant, []), superseded)
             append_memories(conn, records, batch_id=batch_id)
+            enqueue(conn, records)
             result.memories += len(records)
             _apply_supersession(conn, tenant, records, superseded)
             decisions = decisions_by_tenant.get(tenant, [])

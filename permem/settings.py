@@ -52,7 +52,7 @@ class Settings(BaseSettings):
         "offline) or `hashing` (lexical feature hashing, for benchmarks and fast tests).",
     )
     batch_size: int = Field(
-        default=2000,
+        default=5000,
         ge=1,
         le=100_000,
         description="Log lines per nightly batch (one transaction and one task per stage each).",

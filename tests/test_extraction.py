@@ -199,3 +199,39 @@ def test_sensitivity_lexicons(text: str, sensitivity: Sensitivity, category: str
     assert found is sensitivity
     if category:
         assert category in categories
+
+
+@pytest.mark.parametrize(
+    "text", ["no peanuts in anything please", "never suggest pork, ever", "no, I don't eat pork"]
+)
+def test_negation_is_never_cut_off_as_filler(extractor: RuleExtractor, text: str) -> None:
+    (c,) = claims(extractor, text)
+    assert any(w in c.claim_text.lower() for w in ("no ", "never", "n't"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "write a short LinkedIn post about the budget cuts",
+        "suggest a 4-day itinerary for Halifax with a dog",
+        "I know what you mean",
+        "I hope so",
+        "I'm so excited about the trip",
+        "My flight lands at noon and the hotel is near the station.",
+        "I have a meeting with the new hires on Friday and need ten slides.",
+    ],
+)
+def test_one_time_tasks_and_passing_states_are_not_candidates(
+    extractor: RuleExtractor, text: str
+) -> None:
+    assert claims(extractor, text) == []
+
+
+def test_a_remember_request_covers_its_sentence_or_the_one_before(
+    extractor: RuleExtractor,
+) -> None:
+    found = claims(extractor, "I love jazz. I'm allergic to shellfish. Please remember that.")
+    requested = {c.claim_text: classify(c).requested for c in found}
+    assert requested == {"I love jazz": False, "I'm allergic to shellfish": True}
+    reminiscing = claims(extractor, "I was born in Perth. Ha, remember dial-up internet?")
+    assert not any(classify(c).requested for c in reminiscing)

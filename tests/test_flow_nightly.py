@@ -94,7 +94,10 @@ def test_failed_index_task_fails_the_flow_and_a_rerun_completes_it(
     assert rerun.is_completed(), rerun.message
     with engine.connect() as conn:
         active = conn.execute(
-            sa.text("SELECT count(*) FROM memories WHERE status IN ('active', 'session_only')")
+            sa.text(
+                "SELECT count(*) FROM memories WHERE status IN ('active', 'session_only') "
+                "AND confirmation <> 'pending'"
+            )
         ).scalar()
     engine.dispose()
     state = snapshot(sa.create_engine(env.database_url or "", poolclass=sa.NullPool), env)

@@ -20,6 +20,7 @@ from permem.stores.schema import (
     TENANT_TABLES,
     erasure_ledger,
     gate_decisions,
+    index_queue,
     legal_holds,
     memory_events,
     quarantine,
@@ -72,6 +73,7 @@ def _fill(conn: Connection, tenant: str) -> None:
             tenant=tenant, file="x.jsonl", line_no=3, reason="bad json", content_hash="h"
         )
     )
+    conn.execute(sa.insert(index_queue).values(tenant=tenant, memory_id=record.id))
 
 
 @pytest.fixture
@@ -194,6 +196,7 @@ def _insert_minimal(conn: Connection, table: str, tenant: str) -> None:
         "legal_holds": "(tenant, subject, reason, placed_by) VALUES (:t, 's', 'r', 'p')",
         "subject_settings": "(tenant, subject, updated_by) VALUES (:t, 'other', 'x')",
         "quarantine": "(tenant, file, line_no, reason, content_hash) VALUES (:t, 'f', 1, 'r', 'h')",
+        "index_queue": "(tenant, memory_id) VALUES (:t, gen_random_uuid())",
     }[table]
     conn.execute(sa.text(f"INSERT INTO {table} {values}"), {"t": tenant})
 

@@ -181,7 +181,7 @@ def test_lineage_runs_from_message_to_index_row(hashing: Settings, tmp_path: Pat
     indexable = rows(
         owner_engine,
         "SELECT id::text AS id, tenant, source_message_id FROM memories "
-        "WHERE status IN ('active', 'session_only')",
+        "WHERE status IN ('active', 'session_only') AND confirmation <> 'pending'",
     )
     edges = {
         (e["parent_kind"], e["parent_id"], e["child_kind"], e["child_id"])
@@ -316,7 +316,8 @@ def test_index_catches_up_after_a_commit_it_missed(hashing: Settings, tmp_path: 
     assert stored[0]["n"] > 0
     nightly.run(hashing, log)
     active = rows(owner_engine, "SELECT id::text AS id FROM memories WHERE tenant = 'acme' "
-                                "AND status IN ('active', 'session_only')")  # fmt: skip
+                                "AND status IN ('active', 'session_only') "
+                                "AND confirmation <> 'pending'")  # fmt: skip
     assert {r["id"] for r in active} <= index.ids("acme")
 
 
@@ -347,3 +348,15 @@ def test_quarantine_is_listed_through_the_cli(hashing: Settings, tmp_path: Path)
     assert [(q["tenant"], q["line_no"]) for q in listed] == [(None, 4), ("acme", 14)]
     only = CliRunner(env=env).invoke(app, ["quarantine", "--tenant", "acme", "--json"])
     assert [json.loads(line)["line_no"] for line in only.stdout.splitlines()] == [14]
+
+
+def test_claims_awaiting_confirmation_are_not_embedded(
+    hashing: Settings, tmp_path: Path, owner_engine: sa.Engine
+) -> None:
+    nightly.run(hashing, write_log(tmp_path / "log.jsonl"))
+    pending = rows(
+        owner_engine, "SELECT id::text AS id FROM memories WHERE confirmation = 'pending'"
+    )
+    assert pending
+    index = runtime(hashing).index
+    assert not {p["id"] for p in pending} & index.ids("acme")

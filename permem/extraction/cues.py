@@ -74,6 +74,13 @@ _ELLIPTICAL_OPENER = re.compile(
 )
 
 
+_PAST_OPENER = re.compile(
+    r"^\s*(?:just\s+|finally\s+|also\s+)?(?:started|took|went|joined|finished|got|had|bought|"
+    r"moved|quit|been|tried|visited|ran|won|lost|made|adopted|signed up)\b",
+    re.IGNORECASE,
+)
+
+
 def sentences(text: str) -> Iterator[tuple[int, int]]:
     """Character spans of the clauses of `text`, whitespace trimmed."""
     for match in _SENTENCE.finditer(text):
@@ -98,22 +105,29 @@ def _is_request(text: str, cues: set[Cue]) -> bool:
     return opener and Cue.INSTRUCTION not in cues
 
 
+def _first_person_statement(text: str) -> bool:
+    """A sentence in which the speaker says something lasting about themselves."""
+    if lx.IDENTITY.match(text) or lx.PERFECT_OR_HAVE.match(text):
+        return True
+    present = lx.PRESENT_STATEMENT.match(text)
+    if present and present.group("verb").lower() not in lx.NOT_PRESENT_VERBS:
+        return not present.group("verb").lower().endswith("ed")
+    return False
+
+
 def _user_cues(message: Message, text: str, remember: bool) -> tuple[set[Cue], str | None]:
     cues: set[Cue] = set()
-    if lx.FIRST_PERSON.search(text):
+    first_person = lx.FIRST_PERSON.search(text) is not None
+    if first_person:
         cues.add(Cue.FIRST_PERSON)
     if (
-        lx.DURABLE.search(text)
-        or lx.I_STATEMENT.match(text)
-        or lx.CONSTRAINT.search(text)
-        or lx.PREFERENCE.search(text)
+        lx.STRONG_TASTE.search(text)
+        or lx.HABIT.search(text)
+        or lx.MY_DURABLE.search(text)
+        or (first_person and _first_person_statement(text))
     ):
         cues.add(Cue.DURABLE)
-    if (
-        lx.IMPERATIVE_OPENER.match(text)
-        or lx.STANDING.search(text)
-        or (lx.INSTRUCTION.search(text) and re.search(r"\b(?:please|pls|plz|stp)\b", text, re.I))
-    ):
+    if lx.STANDING_INSTRUCTION.search(text) or lx.FORMAT_INSTRUCTION.search(text):
         cues.add(Cue.INSTRUCTION)
     if remember:
         cues.add(Cue.REMEMBER_REQUEST)
@@ -144,9 +158,24 @@ def _worth_parsing(text: str, cues: set[Cue], topic: str | None) -> bool:
         return False
     if _is_request(text, cues):
         return False
+    if lx.TASK_OPENER.match(text) and not lx.STANDING_INSTRUCTION.search(text):
+        return False
     if Cue.FIRST_PERSON in cues and (Cue.DURABLE in cues or Cue.CHOICE in cues):
         return True
+    # A first-person past event with a time word ("I ran my first marathon yesterday",
+    # "took a short trip last week").
+    if Cue.PAST in cues and (Cue.FIRST_PERSON in cues or _PAST_OPENER.match(text)):
+        return True
+    if Cue.FIRST_PERSON in cues and (Cue.PLAN in cues or Cue.BELIEF in cues):
+        return True
     if Cue.INSTRUCTION in cues or Cue.THIRD_PARTY in cues or Cue.CHOICE in cues:
+        return True
+    # A polite constraint without a subject: "no peanuts in anything please".
+    polite = re.search(r"\b(?:please|pls|plz|stp)\b", text, re.I) is not None
+    if polite and (lx.STRONG_TASTE.search(text) or re.match(r"^\s*no\s+\w", text, re.I)):
+        return True
+    # A one-off exception is kept for its session, so it must be seen to be kept apart.
+    if Cue.ONE_OFF in cues:
         return True
     if Cue.LANGUAGE in cues and re.search(r"\b(?:please|pls|plz|stp|for me|only)\b", text, re.I):
         return True
@@ -157,8 +186,19 @@ def _worth_parsing(text: str, cues: set[Cue], topic: str | None) -> bool:
         or lx.PREFERENCE.search(text)
     ):
         return True
+    if Cue.ELLIPTICAL in cues and Cue.PLAN in cues:
+        return True
     # Inside a project or workspace, plain statements describe that project.
     return Cue.SCOPE_FACT in cues and len(_WORD.findall(text)) >= 4 and "?" not in text
+
+
+def _plainly_not_a_claim(text: str) -> bool:
+    """Cheap checks first: most sentences are questions, tasks or pleasantries."""
+    if len(_WORD.findall(text)) < 2 or lx.PLEASANTRY.match(text):
+        return True
+    if text.rstrip().endswith("?") and lx.REQUEST_OPENERS.match(text):
+        return True
+    return lx.TASK_OPENER.match(text) is not None and not lx.STANDING_INSTRUCTION.search(text)
 
 
 def _remember_only(text: str) -> bool:
@@ -189,18 +229,30 @@ def select(message: Message) -> list[SentenceCue]:
             if cues:
                 selected.append(SentenceCue(message, start, end, frozenset(cues), None, None))
         return selected
-    remember = lx.REMEMBER_REQUEST.search(message.text) is not None
     belief = lx.BELIEF.search(message.text) is not None
     for start, end in spans:
         text = message.text[start:end]
         prefix = lx.DISCOURSE_PREFIX.match(text)
         core = text[prefix.end() :] if prefix and prefix.end() < len(text) else text
+        # A remember request covers its own sentence; "Please remember that." on its own
+        # covers the sentence before it, and nothing else of the message.
+        remember = lx.REMEMBER_REQUEST.search(core) is not None
+        if remember and _remember_only(core):
+            if selected and selected[-1].end <= start:
+                last = selected[-1]
+                selected[-1] = SentenceCue(
+                    message, last.start, last.end, last.cues | {Cue.REMEMBER_REQUEST},
+                    last.topic, last.relation,
+                )  # fmt: skip
+            continue
+        if _plainly_not_a_claim(core):
+            continue
         cues, topic = _user_cues(message, core, remember)
         if belief:
             # "oh here's mine: the Great Wall is ... I've always believed that": the belief
             # cue of one sentence covers the message.
             cues.add(Cue.BELIEF)
-        if not _worth_parsing(core, cues, topic) or _remember_only(core):
+        if not _worth_parsing(core, cues, topic):
             continue
         relation_match = lx.THIRD_PARTY_SUBJECT.search(text)
         relation = relation_match.group("relation").lower() if relation_match else None

@@ -80,11 +80,19 @@ IMPERATIVE_OPENER = re.compile(
     r"remember|note|save|let|skip|include|exclude|report)\b",
     re.IGNORECASE,
 )
-REMEMBER_REQUEST = words(
-    "remember", "keep in mind", "bear in mind", "don't forget", "do not forget", "note that",
-    "make a note", "save this", "save that", "for future reference", "whenever you",
-    "every time you", "any time you", "anytime you", "take into account",
-)  # fmt: skip
+# An explicit request to keep something: addressed to the assistant, not reminiscing
+# ("I remember when ..." is not a request).
+REMEMBER_REQUEST = re.compile(
+    r"(?:^|[,.;:!—-]\s*|\b(?:so|and|but|please|pls|also|just|could you|can you|would you|"
+    r"make sure (?:to|you)|you should|do)\s+)"
+    r"(?:remember|keep in mind|bear in mind|don't forget|do not forget|note)\b"
+    r"(?=\s*(?:that\b|this\b|it\b|i\b|i'm\b|i've\b|my\b|to\b|for\b|:|whenever\b|"
+    r"when you\b|forever\b|[.!]|$))|"
+    r"\b(?:make a note|save this|save that|for future reference|for next time|"
+    r"add (?:this|that|it) to my (?:profile|memory|notes))\b",
+    re.IGNORECASE,
+)
+
 
 LANGUAGE = words(
     "english", "french", "français", "francais", "spanish", "español", "espanol", "german",
@@ -134,8 +142,10 @@ STANDING = words("from now on", "going forward", "in future", "in the future", "
 
 PAST_EVENT = words(
     "yesterday", "last week", "last month", "last year", "last night", "last weekend",
-    "the other day", "recently", "just got", "just had", "just finished", "earlier today",
-    "this morning", "ago",
+    r"last (?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\w*", "the other day", "recently",
+    r"just (?:got|had|finished|joined|started|bought|moved|won|lost|signed|adopted|graduated|"
+    r"quit|returned|came back|tried|took|went|made|ran|visited)",
+    "earlier today", "this morning", "ago", "used to", "when i was", "a while back",
 )  # fmt: skip
 
 # Beliefs about how the world is (not tastes): never stored as facts about the person, and a
@@ -270,20 +280,28 @@ PERSONAL = categories(
             "live in", "living in", "lives in", "based in", "moved to", "home in",
             "my address", "my street", "my neighbourhood", "my neighborhood", "parents' in",
             "staying in", "i'm from", "i am from", "originally from", "grew up in",
-            "born in", "hometown",
+            "born in", "hometown", "growing up", "grew up", "here in", "back home in",
+            "where i live",
+            "my city", "my town", "my country", "locals", "our neighborhood", "move to",
         ),
         "relationships": (
             "married", "divorced", "single", "widowed", "engaged", "wife", "husband",
             "girlfriend", "boyfriend", "partner", "dating", "separated", "fiance", "fiancé",
+            "my ex", "post-divorce", "divorce", "breakup", "break-up", "spouse", "honeymoon",
         ),
-        "age": (r"\d{1,2}\s*(?:years?|yrs?)\s*old", r"i'm\s+\d{2}", r"i am\s+\d{2}", "my age",
+        "age": (r"\d{1,2}\s*(?:years?|yrs?|y/?o)(?:\s*old)?", r"\d{2}-year-old", r"i'm\s+\d{2}",
+                r"i am\s+\d{2}", "my age", "year old", "years old", r"turned \d{2}",
                 "in my (?:twenties|thirties|forties|fifties|sixties|20s|30s|40s|50s|60s)",
                 "retired", "teenager"),
         "sex": ("as a woman", "as a man", "as a guy", "as a girl", "i'm a woman",
-                "i'm a man", "i'm a guy", "i'm a girl", "female", "male"),
+                "i'm a man", "i'm a guy", "i'm a girl", "female", "male", "being a man",
+                "being a woman", "as a mom", "as a dad", "as a mother", "as a father"),
         "education": (
             "degree", "phd", "master's", "masters", "bachelor's", "bachelors", "high school",
             "college", "university", "graduated", "diploma", "dropout", "grad school",
+            "studied", "majored", "major in", "my studies", "my thesis", "uni", "undergrad",
+            "study", "studies", "studying", "semester", "lectures", "campus", "coursework",
+            "postgrad", "alumni", "alumnus", "school days",
         ),
         "occupation": (
             "work as", "job as", "my job", "i'm a nurse", "i'm a teacher", "i'm a doctor",
@@ -294,11 +312,13 @@ PERSONAL = categories(
     }
 )  # fmt: skip
 
+# Filler before the claim. Words that can also negate or answer ("no", "yes") count as filler
+# only when punctuation follows them: "no, that's my brother" but never "no peanuts please".
 DISCOURSE_PREFIX = re.compile(
-    r"^\s*(?:(?:by the way|btw|also|oh|ah|well|hm+|hmm+|ok(?:ay)?|so|and|but|haha|lol|"
-    r"thanks(?: so much)?(?: for [^,.!]{0,60})?|thank you(?: for [^,.!]{0,60})?|great|"
-    r"cool|yeah|yes|no|anyway|on another note|on a related note|also:|plus|honestly|"
-    r"tbh|fyi|hi|hiya|hey|hello)[\s,:;!.-]+)+",
+    r"^\s*(?:(?:(?:by the way|btw|also|oh|ah|well|hm+|hmm+|ok(?:ay)?|so|and|but|haha|lol|"
+    r"anyway|on another note|on a related note|plus|honestly|tbh|fyi|hi|hiya|hey|hello)"
+    r"[\s,:;!.-]+)|(?:(?:thanks(?: so much)?(?: for [^,.!]{0,60})?|thank you(?: for [^,.!]{0,60})?|"
+    r"great|cool|yeah|yes|yep|no|nope|nah|sure|right)\s*[,:;!.-]+\s*))+",
     re.IGNORECASE,
 )
 
@@ -319,3 +339,102 @@ PREFERENCE = words(
     "cannot stand", "love language", "not a fan", "not really into", "obsessed",
     "passionate", "makes my day", "fine",
 )  # fmt: skip
+
+# --- Selection of first-person sentences (the cheap pass) --------------------------------
+# Taste and constraint words strong enough to select a first-person sentence on their own.
+STRONG_TASTE = words(
+    r"like[sd]?", r"love[sd]?", r"enjoy(?:s|ed)?", r"prefer(?:s|red)?", r"hate[sd]?",
+    r"dislike[sd]?", r"favou?rite", "fav", "fan of", "rather", "adore", "detest",
+    "can't stand", "cannot stand", "allergic", r"intoleran(?:t|ce)", "vegan", "vegetarian",
+    "pescatarian", "halal", "kosher", r"gluten[- ]free", "avoid", "avoids", "avoiding",
+    "can't eat", "cannot eat", "don't eat", "do not eat", "don't drink", "can't have",
+    "not a fan", "not really into", "into", "obsessed", "passionate", "phobia", "afraid of",
+    "scared of", "scare me", "scares me", "appeal to me", "appeals to me", "my taste",
+    "my style", "comfort", "love language", "makes my day", "picky", "strict", "diet",
+    "sweet tooth", "headache", "itchy", "never", "refuse", "born in", "grew up", "growing up",
+    "raised in", "married", "divorced", "retired", "graduated", "my name is", "for a living",
+)  # fmt: skip
+HABIT = words(
+    "always", "usually", "mostly", "often", "normally", "typically", "generally", "mainly",
+    "every day", "every morning", "every evening", "every night", "every week", "every weekend",
+    "every month", "each week", "on weekends", "at weekends", "on weekdays",
+    r"on (?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays)",
+    "twice a week", "once a week", r"\d+ (?:days|times) a week", "a week", "most days",
+    "tend to", "whenever i", "every time i", "nowadays", "these days", "regularly",
+)  # fmt: skip
+# "I'm ..." about who the speaker is or what they are doing for a while, not about now.
+_IM = r"(?:i'm|i am|im|we're|we are)"
+IDENTITY = re.compile(
+    rf"^\s*{_IM}\s+(?!(?:going|gonna|looking|trying to (?:find|figure|decide|get)|not sure|"
+    r"wondering|here|back|done|ready|so|just (?:wondering|looking|curious|asking)|sorry|glad|"
+    r"excited|nervous|stoked|thrilled|proud|grateful|thankful|honou?red|impressed|amazed|"
+    r"touched|in awe|stunned|speechless|blown away|relieved|bummed|bored|tired|exhausted|"
+    r"confused|lost|stuck|not really sure|still not sure|all ears|listening|"
+    r"really (?:excited|happy|glad|proud|grateful|sorry)|so (?:happy|glad|proud|excited)|"
+    r"happy to|sure|okay|ok|fine|good|great|curious|asking|thinking of (?:getting|buying)|"
+    r"leaving|flying|heading|driving|off to|about to|currently looking|interested in (?:getting|"
+    r"buying|finding)|planning a|hosting|making|writing|working on (?:a|an|the|my)\s+"
+    r"(?:essay|report|presentation|slide|email|cover letter|project))\b)",
+    re.IGNORECASE,
+)
+# "I <verb> ..." in the present: a habit or a standing fact ("I boulder", "I work nights").
+PRESENT_STATEMENT = re.compile(
+    r"^\s*(?:i|we)\s+(?:(?:really|also|only|just|still|mostly|usually|always|never|often|"
+    r"sometimes|rarely|generally|typically|totally|absolutely|definitely|do|don't|do not|"
+    r"can't|cannot|won't|barely|hardly)\s+)*(?P<verb>[a-z]+)\b",
+    re.IGNORECASE,
+)
+NOT_PRESENT_VERBS = frozenset(
+    """need needs want wanna wonder wondered was were would could should will might may must
+    guess see agree mean hope think thought believe feel felt know knew understand forgot
+    tried try wish suppose am 'm are get got bought went made saw took came found gave left
+    lost ran sat told did said heard kept met paid sent spent built caught taught brought won
+    wrote ate drank broke chose began drove flew rode sold stood woke had just ll d ve re
+    apologize apologise appreciate wanted asked called tried looked let can totally
+    completely get can't couldn't haven't hadn't didn't isn't wasn't bet promise doubt
+    assume reckon remember recall love like have has""".split()
+)  # fmt: skip
+# "I have / I've ..." is a standing fact unless it names an errand of today.
+PERFECT_OR_HAVE = re.compile(
+    r"^\s*(?:i|we)(?:'ve|\s+have|\s+got|\s+own)\s+(?!(?:a|an|the|one|some|another)\s+"
+    r"(?:question|meeting|call|appointment|problem|issue|deadline|presentation|exam|test|"
+    r"interview|flight|quick|few|couple|favour|favor|idea|doctor|dentist|date|party|trip|"
+    r"event|class|lesson|shift tomorrow)\b|no idea|been (?:trying|looking|wondering|meaning)|"
+    r"tried|heard|seen|read (?:that|about))",
+    re.IGNORECASE,
+)
+# "My <thing> is ...": durable possessions, roles and routines.
+MY_DURABLE = re.compile(
+    r"\bmy\s+(?:favou?rite|fav|go-to|usual|job|work|career|profession|commute|diet|budget|"
+    r"dog|cat|pet|kids?|children|daughter|son|wife|husband|partner|family|home|house|"
+    r"flat|apartment|car|bike|phone|laptop|hobby|hobbies|routine|schedule|shift|team|"
+    r"native language|first language|name|style|taste|love language|stress-buster|passion)\b",
+    re.IGNORECASE,
+)
+# Standing instructions: something that lasts beyond this answer.
+STANDING_INSTRUCTION = words(
+    "always", "never", "from now on", "going forward", "in future", "in the future",
+    "whenever", "every time", "each time", "by default", "no more", "don't ever",
+    "do not ever", "for future", "next time", "don't let me", "keep me", "keep replies",
+    "keep answers", "stop",
+)  # fmt: skip
+# How to answer: language, units, length, tone, spelling, channel.
+FORMAT_INSTRUCTION = re.compile(
+    r"\b(?:answer|reply|respond|write|talk|speak|text|email|e-mail|message|call|address|"
+    r"remind|show|send|use|spell|format)\w*\b.{0,40}\b(?:in\s+(?:english|french|spanish|"
+    r"german|italian|metric|imperial|celsius|fahrenheit|bullet|bullets|short|plain|"
+    r"british|american|\w+\s+time)|metric|imperial|spelling|bullet points?|concise|brief|"
+    r"short|formal|informal|casual|emoji|me\s+(?:at|on|by)|reminders?)\b",
+    re.IGNORECASE,
+)
+
+# A one-time task for the assistant ("translate this into Spanish", "draft an agenda"): not a
+# standing instruction unless it says it lasts ("always", "from now on").
+TASK_OPENER = re.compile(
+    r"^\s*(?:(?:please|pls|can you|could you|would you|now|ok|okay|also|and|so)\s+)*"
+    r"(?:write|draft|translate|summari[sz]e|make|help|suggest|give|create|generate|plan|book|"
+    r"find|list|compare|explain|describe|rewrite|edit|proofread|check|fix|calculate|recommend|"
+    r"tell|send|put together|come up with|brainstorm|outline|design|draw|convert|turn|add|"
+    r"remove|schedule|organi[sz]e|prepare|review|analy[sz]e|look up|search|get|read|play)\b",
+    re.IGNORECASE,
+)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
 from spacy.language import Language
 from spacy.tokens import Doc, Token
@@ -30,6 +31,16 @@ _RELATION_ALIASES = {
     "neighbour": "neighbor", "fiance": "fiancé", "fiancee": "fiancé", "fiancée": "fiancé",
     "grandma": "grandmother", "grandpa": "grandfather", "flatmate": "roommate",
 }  # fmt: skip
+
+
+_SPEAKER = frozenset({"I", "I'm", "I've", "I'd", "I'll"})
+
+
+def _may_name_someone(doc: Doc) -> bool:
+    return any(
+        t.pos_ == "PROPN" or (t.i > 0 and t.text[:1].isupper() and t.text not in _SPEAKER)
+        for t in doc
+    )
 
 
 def normalize_relation(relation: str) -> str:
@@ -113,13 +124,28 @@ class RuleExtractor:
             a, b = _claim_bounds(sentence.text)
             bounds.append((a, b))
             texts.append(sentence.text[a:b])
-        docs = self._nlp.pipe(texts, batch_size=self._batch_size)
+        docs = self._parse(texts)
         for sentence, (a, b), doc in zip(user, bounds, docs, strict=True):
             candidate = self._from_parse(sentence, a, b, doc)
             if candidate is not None:
                 candidates.append(candidate)
         candidates.sort(key=lambda c: (c.message.ts, c.message.message_id, c.claim_start))
         return candidates
+
+    def _parse(self, texts: list[str]) -> list[Doc]:
+        """Tag and parse every text; run the (costly) NER only where a name could be.
+
+        A sentence with no proper noun and no capitalised word past its first has nothing for
+        the small model's NER to find; skipping it there saves about a third of the parse.
+        """
+        disabled = ["ner"] if "ner" in self._nlp.pipe_names else []
+        docs = list(self._nlp.pipe(texts, batch_size=self._batch_size, disable=disabled))
+        if disabled:
+            named = [doc for doc in docs if _may_name_someone(doc)]
+            ner: Any = self._nlp.get_pipe("ner")
+            for _ in ner.pipe(named, batch_size=self._batch_size):
+                pass
+        return docs
 
     def _untrusted(self, sentence: SentenceCue) -> Candidate:
         kind = Kind.INSTRUCTION if Cue.PLANTED in sentence.cues else Kind.FACT

@@ -262,6 +262,16 @@ quarantine = Table(
     Index("ix_quarantine_tenant", "tenant", "quarantined_at"),
 )
 
+# Committed claims the vector index still lacks (see migration 0002).
+index_queue = Table(
+    "index_queue",
+    metadata,
+    Column("tenant", Text, nullable=False),
+    Column("memory_id", Uuid, nullable=False),
+    _ts("enqueued_at", default_now=True),
+    PrimaryKeyConstraint("tenant", "memory_id", name="pk_index_queue"),
+)
+
 TENANT_TABLES: tuple[Table, ...] = (
     sources,
     memories,
@@ -273,4 +283,5 @@ TENANT_TABLES: tuple[Table, ...] = (
     legal_holds,
     subject_settings,
     quarantine,
+    index_queue,
 )

@@ -202,13 +202,37 @@ class VectorIndex:
     # -- writing ---------------------------------------------------------------------------
 
     def upsert(self, rows: Sequence[IndexRow]) -> None:
-        """Insert or replace `rows` by id in one commit; re-upserting leaves one row per id.
+        """Insert or replace `rows` by id; re-upserting leaves one row per id.
 
-        Within `rows`, the last row of an id wins.
+        Within `rows`, the last row of an id wins. Rows whose id is new are appended (cheap);
+        only rows already present go through a merge, whose cost grows with the table.
         """
         latest = list({row.id: row for row in rows}.values())
         if not latest:
             return
+        present = self._present([row.id for row in latest])
+        fresh = [row for row in latest if row.id not in present]
+        if fresh:
+            self._table.add(self._arrow(fresh))
+        replaced = [row for row in latest if row.id in present]
+        if replaced:
+            (
+                self._table.merge_insert("id")
+                .when_matched_update_all()
+                .when_not_matched_insert_all()
+                .execute(self._arrow(replaced))
+            )
+
+    def _present(self, ids: Sequence[str]) -> set[str]:
+        found: set[str] = set()
+        for chunk in _chunks(ids):
+            result = (
+                self._table.search().where(_in_list("id", chunk)).select(["id"]).limit(None)
+            ).to_arrow()
+            found.update(result.column("id").to_pylist())
+        return found
+
+    def _arrow(self, latest: Sequence[IndexRow]) -> pa.Table:
         vectors = np.stack([np.asarray(row.vector, dtype=np.float32) for row in latest])
         if vectors.shape != (len(latest), self.dimension):
             raise BadInput(f"vectors must have {self.dimension} dimensions, got {vectors.shape}")
@@ -224,13 +248,7 @@ class VectorIndex:
         columns["vector"] = pa.FixedSizeListArray.from_arrays(
             pa.array(vectors.ravel()), type=self._schema.field("vector").type
         )
-        batch = pa.table(columns, schema=self._table.schema)
-        (
-            self._table.merge_insert("id")
-            .when_matched_update_all()
-            .when_not_matched_insert_all()
-            .execute(batch)
-        )
+        return pa.table(columns, schema=self._table.schema)
 
     def ensure_scalar_indexes(self) -> None:
         """Build the scalar indexes recall's prefilter needs; call it after a load, not per row.
