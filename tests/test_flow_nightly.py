@@ -10,7 +10,11 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from prefect.client.orchestration import get_client
-from prefect.client.schemas.filters import ArtifactFilter, ArtifactFilterKey
+from prefect.client.schemas.filters import (
+    ArtifactFilter,
+    ArtifactFilterFlowRunId,
+    ArtifactFilterKey,
+)
 from prefect.testing.utilities import prefect_test_harness
 
 from permem.runtime import close_all
@@ -33,11 +37,16 @@ def env(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Settings:
     return Settings(database_url=settings.database_url, home=settings.home, batch_size=6)
 
 
-def _artifacts(keys: list[str]) -> dict[str, Any]:
+def _artifacts(keys: list[str], flow_run_id: Any) -> dict[str, Any]:
+    """The artifacts of one flow run, by key."""
+
     async def read() -> dict[str, Any]:
         async with get_client() as client:
             found = await client.read_artifacts(
-                artifact_filter=ArtifactFilter(key=ArtifactFilterKey(any_=keys))
+                artifact_filter=ArtifactFilter(
+                    key=ArtifactFilterKey(any_=keys),
+                    flow_run_id=ArtifactFilterFlowRunId(any_=[flow_run_id]),
+                )
             )
             return {a.key: a for a in found}
 
@@ -56,7 +65,8 @@ def test_nightly_flow_runs_loads_and_publishes(
     assert report["counts"]["stored"] > 5 and report["counts"]["quarantined"] == 2
     assert report["decisions"]["reject"] >= 2
     artifacts = _artifacts(
-        ["nightly-summary", "nightly-gate-reasons", "nightly-quarantine", "gx-batch-1"]
+        ["nightly-summary", "nightly-gate-reasons", "nightly-quarantine", "gx-batch-1"],
+        state.state_details.flow_run_id,
     )
     assert set(artifacts) == {
         "nightly-summary", "nightly-gate-reasons", "nightly-quarantine", "gx-batch-1"
@@ -102,3 +112,32 @@ def test_failed_index_task_fails_the_flow_and_a_rerun_completes_it(
     engine.dispose()
     state = snapshot(sa.create_engine(env.database_url or "", poolclass=sa.NullPool), env)
     assert len(state["index"]) == active
+
+
+class KeepsEverything:
+    """A redactor that finds nothing (a real implementation of the interface, standing in
+    for a redactor that fails silently): the batch validation must catch what it lets by."""
+
+    def analyze(self, text: str, doc: object = None) -> list[object]:
+        return []
+
+
+def test_a_batch_failing_validation_fails_the_flow_with_the_result_attached(
+    harness: None, env: Settings, tmp_path: Path
+) -> None:
+    from dataclasses import replace
+
+    from flows.nightly import NightlyParams, nightly_extract
+    from permem.runtime import install, runtime
+
+    install(replace(runtime(env), redactor=KeepsEverything()))  # type: ignore[arg-type]
+    state = nightly_extract(NightlyParams(logs=str(write_log(tmp_path / "log.jsonl"))),
+                            return_state=True)  # fmt: skip
+    assert state.is_failed()
+    assert "failed validation and was not loaded" in (state.message or "")
+    artifact = _artifacts(["gx-batch-1"], state.state_details.flow_run_id)["gx-batch-1"]
+    assert "FAILED" in str(artifact.data) and "ana.lopez@example.com" not in str(artifact.data)
+    engine = sa.create_engine(env.database_url or "", poolclass=sa.NullPool)
+    with engine.connect() as conn:
+        assert conn.execute(sa.text("SELECT count(*) FROM memories")).scalar() == 0
+    engine.dispose()

@@ -13,7 +13,9 @@ from collections.abc import Iterable, Mapping
 def words(*alternatives: str) -> re.Pattern[str]:
     """A case-insensitive pattern matching any alternative as whole words."""
     body = "|".join(sorted(alternatives, key=len, reverse=True))
-    return re.compile(rf"(?<![\w'])(?:{body})(?![\w'])", re.IGNORECASE)
+    # An apostrophe inside a word ("don't", "man's") joins it; one used as a quotation mark
+    # ("'being a man'") does not.
+    return re.compile(rf"(?<!\w)(?<!\w')(?:{body})(?!\w)(?!'\w)", re.IGNORECASE)
 
 
 def categories(table: Mapping[str, Iterable[str]]) -> dict[str, re.Pattern[str]]:
@@ -301,6 +303,9 @@ PERSONAL = categories(
             "college", "university", "graduated", "diploma", "dropout", "grad school",
             "studied", "majored", "major in", "my studies", "my thesis", "uni", "undergrad",
             "study", "studies", "studying", "semester", "lectures", "campus", "coursework",
+            r"(?:history|maths?|chemistry|physics|biology|economics|law|philosophy|psychology|"
+            r"literature|anthropology|sociology|engineering) (?:class|classes|course|degree|"
+            r"lectures?|seminars?)",
             "postgrad", "alumni", "alumnus", "school days",
         ),
         "occupation": (
