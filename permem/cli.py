@@ -10,7 +10,9 @@ import functools
 import json
 import os
 import sys
+import uuid
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, NoReturn, ParamSpec, TypeVar
 
@@ -21,7 +23,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from permem import controls
-from permem.errors import CheckFailed, ConfigurationError, PermemError
+from permem.errors import BadInput, CheckFailed, ConfigurationError, PermemError
 from permem.records import UserMemory
 from permem.settings import load_settings
 from permem.stores import migrate
@@ -65,6 +67,8 @@ def guarded(fn: Callable[P, R]) -> Callable[P, R]:
                 _fail("the database has no permem schema; run `permem db upgrade`", 2)
             raise
         except sqlalchemy.exc.OperationalError as exc:
+            if "role" in str(exc.orig) and "does not exist" in str(exc.orig):
+                _fail("the database has no permem schema; run `permem db upgrade`", 2)
             _fail(f"cannot use the database: {exc.orig}", 2)
 
     return wrapper
@@ -256,16 +260,224 @@ def redact(as_json: JsonFlag = False) -> None:
         sys.stdout.flush()
 
 
+ClaimOpt = Annotated[str, typer.Option("--claim", help="The claim (memory) id.")]
+SubjectOpt = Annotated[str, typer.Option("--subject", help="The person the memory is about.")]
+ActorOpt = Annotated[
+    str | None,
+    typer.Option("--actor", help="Who is acting (audited); default: the claim's subject."),
+]
+
+
+def _claim_id(value: str) -> uuid.UUID:
+    try:
+        return uuid.UUID(value)
+    except ValueError:
+        raise BadInput(f"--claim must be a UUID, got {value!r}") from None
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _print_record(record: UserMemory, as_json: bool) -> None:
+    _print_records([record], as_json)
+
+
+def _actor_for(db: Database, tenant: str, claim: uuid.UUID, actor: str | None) -> str:
+    if actor:
+        return actor
+    return controls.subject_of_claim(db, tenant, claim)
+
+
+@app.command()
+@guarded
+def recall(
+    queries: Annotated[Path, typer.Option("--queries", help="Recall queries, JSON Lines.")],
+    as_json: JsonFlag = False,
+) -> None:
+    """Answer recall queries (JSON lines in, one JSON answer per query out, in order)."""
+    from permem.recall import RecallAnswer, Recaller, parse_query
+    from permem.runtime import runtime
+
+    if not queries.is_file():
+        raise BadInput(f"queries file does not exist: {queries}")
+    rt = runtime(load_settings())
+    recaller = Recaller(rt.db, rt.index, rt.embedder)
+    with queries.open("rb") as fh:
+        for line_no, raw in enumerate(fh, start=1):
+            if not raw.strip():
+                continue
+            query_id = None
+            try:
+                obj = json.loads(raw)
+                query_id = obj.get("query_id") if isinstance(obj, dict) else None
+                answer = recaller.recall(parse_query(obj))
+            except (ValueError, BadInput) as exc:
+                answer = RecallAnswer(str(query_id) if query_id else f"line {line_no}")
+                answer.error = str(exc).splitlines()[0]
+            sys.stdout.write(json.dumps(answer.as_json(), ensure_ascii=False) + "\n")
+            sys.stdout.flush()
+
+
+@app.command()
+@guarded
+def correct(
+    tenant: TenantOpt,
+    claim: ClaimOpt,
+    text: Annotated[str, typer.Option("--text", help="The corrected claim.")],
+    actor: ActorOpt = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Append a correction that supersedes a claim (the old one stays as history)."""
+    db = _database()
+    try:
+        claim_id = _claim_id(claim)
+        who = _actor_for(db, tenant, claim_id, actor)
+        _print_record(controls.correct(db, tenant, claim_id, text, actor=who, now=_now()), as_json)
+    finally:
+        db.dispose()
+
+
+@app.command()
+@guarded
+def confirm(
+    tenant: TenantOpt, claim: ClaimOpt, actor: ActorOpt = None, as_json: JsonFlag = False
+) -> None:
+    """Confirm a claim: it becomes usable."""
+    db = _database()
+    try:
+        claim_id = _claim_id(claim)
+        who = _actor_for(db, tenant, claim_id, actor)
+        _print_record(controls.confirm(db, tenant, claim_id, actor=who), as_json)
+    finally:
+        db.dispose()
+
+
+@app.command()
+@guarded
+def reject(
+    tenant: TenantOpt, claim: ClaimOpt, actor: ActorOpt = None, as_json: JsonFlag = False
+) -> None:
+    """Reject a claim: never used again (kept as history until forgotten)."""
+    db = _database()
+    try:
+        claim_id = _claim_id(claim)
+        who = _actor_for(db, tenant, claim_id, actor)
+        _print_record(controls.reject(db, tenant, claim_id, actor=who), as_json)
+    finally:
+        db.dispose()
+
+
+@app.command()
+@guarded
+def feedback(
+    tenant: TenantOpt,
+    claim: ClaimOpt,
+    wrong: Annotated[
+        bool, typer.Option("--wrong/--right", help="The claim is wrong (or right).")
+    ] = True,
+    actor: ActorOpt = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Mark a claim wrong (unused until confirmed) or right (confirmed)."""
+    db = _database()
+    try:
+        claim_id = _claim_id(claim)
+        who = _actor_for(db, tenant, claim_id, actor)
+        _print_record(controls.feedback(db, tenant, claim_id, wrong=wrong, actor=who), as_json)
+    finally:
+        db.dispose()
+
+
+def _pause(tenant: str, subject: str, actor: str | None, paused: bool, as_json: bool) -> None:
+    db = _database()
+    try:
+        controls.set_paused(db, tenant, subject, paused=paused, actor=actor or subject, now=_now())
+        state = {"tenant": tenant, "subject": subject, "paused": paused}
+        typer.echo(
+            json.dumps(state) if as_json else f"{subject}: {'paused' if paused else 'active'}"
+        )
+    finally:
+        db.dispose()
+
+
+@app.command()
+@guarded
+def pause(
+    tenant: TenantOpt, subject: SubjectOpt, actor: ActorOpt = None, as_json: JsonFlag = False
+) -> None:
+    """Stop using and creating the subject's memory (stored claims are kept)."""
+    _pause(tenant, subject, actor, True, as_json)
+
+
+@app.command()
+@guarded
+def resume(
+    tenant: TenantOpt, subject: SubjectOpt, actor: ActorOpt = None, as_json: JsonFlag = False
+) -> None:
+    """Use and create the subject's memory again."""
+    _pause(tenant, subject, actor, False, as_json)
+
+
+@app.command("grant")
+@guarded
+def grant_access(
+    tenant: TenantOpt,
+    actor: Annotated[str, typer.Option("--actor", help="Who may use the memory.")],
+    subject: SubjectOpt,
+    purpose: Annotated[str, typer.Option("--purpose", help="For which declared purpose.")],
+    expires: Annotated[str, typer.Option("--expires", help="Until when (RFC 3339).")],
+    by: Annotated[str, typer.Option("--by", help="Who grants it (audited).")],
+    as_json: JsonFlag = False,
+) -> None:
+    """Let an actor use a subject's memory for a purpose until a time (audited)."""
+    from permem import grants
+
+    try:
+        expires_at = datetime.fromisoformat(expires)
+    except ValueError:
+        raise BadInput(f"--expires is not an RFC 3339 time: {expires!r}") from None
+    if expires_at.tzinfo is None:
+        raise BadInput("--expires needs a timezone offset")
+    db = _database()
+    try:
+        made = grants.grant(
+            db, tenant, actor=actor, subject=subject, purpose=purpose, expires_at=expires_at,
+            granted_by=by, now=_now(),
+        )  # fmt: skip
+        typer.echo(json.dumps({"grant": str(made.id)}) if as_json else f"grant {made.id}")
+    finally:
+        db.dispose()
+
+
+@app.command("revoke")
+@guarded
+def revoke_access(
+    tenant: TenantOpt,
+    grant_id: Annotated[str, typer.Option("--grant", help="The grant id.")],
+    by: Annotated[str, typer.Option("--by", help="Who revokes it (audited).")],
+    as_json: JsonFlag = False,
+) -> None:
+    """End a grant now (audited)."""
+    from permem import grants
+
+    try:
+        gid = uuid.UUID(grant_id)
+    except ValueError:
+        raise BadInput(f"--grant must be a UUID, got {grant_id!r}") from None
+    db = _database()
+    try:
+        ended = grants.revoke(db, tenant, gid, revoked_by=by, now=_now())
+        out = {"grant": str(ended.id), "revoked_at": str(ended.revoked_at)}
+        typer.echo(json.dumps(out) if as_json else f"grant {ended.id} revoked")
+    finally:
+        db.dispose()
+
+
 def _register_pending() -> None:
     """Commands of the contract that later work builds; each exits 2 until then."""
     pending = {
-        "recall": "Answer recall queries (JSON lines).",
         "explain": "The operational contract's eight answers for one claim.",
-        "correct": "Append a correction that supersedes a claim.",
-        "confirm": "Confirm a pending claim.",
-        "reject": "Reject a pending claim.",
-        "pause": "Stop using and creating a subject's memory.",
-        "resume": "Restart using and creating a subject's memory.",
         "forget": "Deletion flow: block, erase every derivative, verify.",
         "export": "The subject's data as JSON or CSV.",
         "expire": "The expiry flow.",

@@ -6,19 +6,32 @@ completes entirely or changes nothing.
 
 from __future__ import annotations
 
+import uuid
+from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import insert as pg_insert
 
-from permem.records import UserMemory
+from permem.errors import BadInput
+from permem.policy import POLICY_VERSION
+from permem.records import Confirmation, Kind, Origin, Sensitivity, SourceRef, Status, UserMemory
+from permem.states import STATUS_TRANSITIONS
 from permem.stores.database import (
     Database,
     list_tenants,
+    register_tenant,
     tenant_transaction,
     unbound_transaction,
 )
-from permem.stores.memories import list_memories
-from permem.stores.schema import quarantine
+from permem.stores.memories import (
+    append_correction,
+    get_memory,
+    list_memories,
+    set_confirmation,
+    set_status,
+)
+from permem.stores.schema import quarantine, subject_settings
 
 
 def inspect(db: Database, tenant: str, subject: str | None = None) -> list[UserMemory]:
@@ -56,3 +69,127 @@ def quarantined(db: Database, tenant: str | None = None) -> list[dict[str, Any]]
         with tenant_transaction(db.app, name) as conn:
             found.extend(dict(r) for r in conn.execute(query).mappings())
     return found
+
+
+def _changed(conn: sa.Connection, record: UserMemory) -> None:
+    """Queue a claim whose usability changed so the vector index follows."""
+    from permem.indexing import enqueue
+
+    enqueue(conn, [record])
+
+
+def correct(
+    db: Database, tenant: str, claim_id: uuid.UUID, text: str, *, actor: str, now: datetime
+) -> UserMemory:
+    """Append the user's correction as a new record that supersedes `claim_id`.
+
+    The corrected record stays, with status `superseded`, as history. The new record is
+    confirmed (the user typed it), redacted like any claim, keeps the old one's subject,
+    scope, purpose, kind and topic, and has no source message: its source is this request.
+    """
+    from permem.classify import sensitivity_of
+    from permem.runtime import shared_redactor
+
+    text = text.strip()
+    if not text:
+        raise BadInput("a correction needs a text")
+    redacted = shared_redactor().redact(text).redacted
+    with tenant_transaction(db.app, tenant) as conn:
+        old = get_memory(conn, claim_id, for_update=True)
+        found, _ = sensitivity_of(text)
+        rank = [Sensitivity.NONE, Sensitivity.PERSONAL, Sensitivity.SPECIAL]
+        sensitivity = max(old.sensitivity, found, key=rank.index)
+        origin = Origin.EXPLICIT_INSTRUCTION if old.kind is Kind.INSTRUCTION else Origin.USER_FACT
+        correction = UserMemory(
+            tenant=tenant,
+            subject=old.subject,
+            account=old.account,
+            origin=origin,
+            kind=old.kind,
+            claim=redacted,
+            source=SourceRef(None, None),
+            scope=old.scope,
+            purpose=old.purpose,
+            observed_at=now,
+            valid_from=now,
+            valid_until=None,
+            confidence=1.0,
+            sensitivity=sensitivity,
+            confirmation=Confirmation.CONFIRMED,
+            supersedes=old.id,
+            topic=old.topic,
+            policy_version=POLICY_VERSION,
+        )
+        stored = append_correction(conn, correction, actor=actor)
+        _changed(conn, stored)
+        return stored
+
+
+def confirm(db: Database, tenant: str, claim_id: uuid.UUID, *, actor: str) -> UserMemory:
+    """The user confirms a claim: it becomes usable (and is indexed by the next index run)."""
+    with tenant_transaction(db.app, tenant) as conn:
+        record = set_confirmation(
+            conn, claim_id, Confirmation.CONFIRMED, actor=actor, reason="confirmed by the user"
+        )
+        _changed(conn, record)
+        return record
+
+
+def reject(db: Database, tenant: str, claim_id: uuid.UUID, *, actor: str) -> UserMemory:
+    """The user rejects a claim: never used again (`rejected`, status `retracted`); kept as
+    history until forgotten."""
+    with tenant_transaction(db.app, tenant) as conn:
+        set_confirmation(
+            conn, claim_id, Confirmation.REJECTED, actor=actor, reason="rejected by the user"
+        )
+        current = get_memory(conn, claim_id)
+        if Status.RETRACTED in STATUS_TRANSITIONS[current.status]:
+            return set_status(
+                conn, claim_id, Status.RETRACTED, actor=actor, reason="rejected by the user"
+            )
+        return current
+
+
+def feedback(
+    db: Database, tenant: str, claim_id: uuid.UUID, *, wrong: bool, actor: str
+) -> UserMemory:
+    """The user says a claim is wrong (it stops being used until they confirm it) or right
+    (it is confirmed)."""
+    if not wrong:
+        return confirm(db, tenant, claim_id, actor=actor)
+    with tenant_transaction(db.app, tenant) as conn:
+        return set_confirmation(
+            conn, claim_id, Confirmation.PENDING, actor=actor, reason="marked wrong by the user"
+        )
+
+
+def set_paused(
+    db: Database, tenant: str, subject: str, *, paused: bool, actor: str, now: datetime
+) -> None:
+    """Pause (or resume) a subject: while paused, recall returns nothing for them and the
+    nightly flow reads none of their new messages (it records them as processed, so a resume
+    does not mine the pause). Stored claims are kept unchanged."""
+    with tenant_transaction(db.app, tenant) as conn:
+        register_tenant(conn, tenant)
+        conn.execute(
+            pg_insert(subject_settings)
+            .values(tenant=tenant, subject=subject, paused=paused, updated_by=actor, updated_at=now)
+            .on_conflict_do_update(
+                index_elements=["tenant", "subject"],
+                set_={"paused": paused, "updated_by": actor, "updated_at": now},
+            )
+        )
+
+
+def is_paused(db: Database, tenant: str, subject: str) -> bool:
+    with tenant_transaction(db.app, tenant) as conn:
+        value = conn.execute(
+            sa.select(subject_settings.c.paused).where(subject_settings.c.subject == subject)
+        ).scalar()
+    return bool(value)
+
+
+def subject_of_claim(db: Database, tenant: str, claim_id: uuid.UUID) -> str:
+    """The subject a claim is about (the default actor of a control on it)."""
+    with tenant_transaction(db.app, tenant) as conn:
+        return get_memory(conn, claim_id).subject

@@ -67,22 +67,36 @@ def confidence(origin: Origin, *, hedged: bool, third_party: bool) -> float:
 
 @dataclass(frozen=True, slots=True)
 class Purpose:
-    """A declared purpose: what it is for and which personal-data categories it needs."""
+    """A declared purpose: what it is for, which personal-data categories it needs, and the
+    purposes of the claims a request made for it may use (besides its own)."""
 
     description: str
     categories: frozenset[str] = frozenset()
+    may_use: frozenset[str] = frozenset()
 
 
 # The declared purposes. A claim is stored for the purpose of the surface it was said on;
-# personal data is kept without confirmation only where that purpose needs its category.
+# personal data is kept without confirmation only where that purpose needs its category. A
+# request may use claims of its own purpose and of the purposes listed in `may_use`: the
+# coaching surfaces also use the general assistant's tastes and instructions; marketing and
+# support use nothing but their own.
 PURPOSES: Mapping[str, Purpose] = {
     "assistant": Purpose("the general assistant: tone, format, tastes, standing instructions"),
-    "budget_coach": Purpose("budgeting help", frozenset({"finance"})),
-    "health_coach": Purpose("health and fitness coaching", frozenset({"health"})),
-    "travel": Purpose("trip planning", frozenset({"location"})),
+    "budget_coach": Purpose("budgeting help", frozenset({"finance"}), frozenset({"assistant"})),
+    "health_coach": Purpose(
+        "health and fitness coaching", frozenset({"health"}), frozenset({"assistant"})
+    ),
+    "travel": Purpose("trip planning", frozenset({"location"}), frozenset({"assistant"})),
     "marketing": Purpose("selecting offers for the customer"),
     "support": Purpose("customer support for the service itself"),
 }
+
+
+def usable_purposes(purpose: str) -> frozenset[str]:
+    """Purposes whose claims a request made for `purpose` may use (undeclared: its own)."""
+    declared = PURPOSES.get(purpose)
+    return frozenset({purpose}) | (declared.may_use if declared else frozenset())
+
 
 # Topics on which one standing statement replaces the previous one.
 EXCLUSIVE_TOPICS = frozenset(

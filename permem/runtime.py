@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import threading
-from dataclasses import dataclass
+from typing import Any
 
 from permem.embedding import Embedder, HashingEmbedder, MiniLMEmbedder
 from permem.extraction import Extractor
@@ -22,14 +22,72 @@ from permem.stores.database import Database, open_database
 from permem.stores.vectors import VectorIndex
 
 
-@dataclass(frozen=True)
 class Runtime:
-    settings: Settings
-    db: Database
-    extractor: Extractor
-    redactor: Redactor
-    embedder: Embedder
-    index: VectorIndex
+    """The database, and the extractor, redactor, embedder and vector index, each built on
+    first use (a recall never loads the parser; a control never loads the embedder).
+
+    Pass any of them to use another implementation (an LLM-backed extractor, say).
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        db: Database,
+        *,
+        extractor: Extractor | None = None,
+        redactor: Redactor | None = None,
+        embedder: Embedder | None = None,
+        index: VectorIndex | None = None,
+    ) -> None:
+        self.settings = settings
+        self.db = db
+        self._extractor = extractor
+        self._redactor = redactor
+        self._embedder = embedder
+        self._index = index
+        self._lock = threading.Lock()
+
+    @property
+    def extractor(self) -> Extractor:
+        with self._lock:
+            if self._extractor is None:
+                self._extractor = RuleExtractor(load_pipeline())
+            return self._extractor
+
+    @property
+    def redactor(self) -> Redactor:
+        with self._lock:
+            if self._redactor is None:
+                self._redactor = shared_redactor()
+            return self._redactor
+
+    @property
+    def embedder(self) -> Embedder:
+        with self._lock:
+            if self._embedder is None:
+                self._embedder = build_embedder(self.settings.embedder)
+            return self._embedder
+
+    @property
+    def index(self) -> VectorIndex:
+        embedder = self.embedder
+        with self._lock:
+            if self._index is None:
+                self._index = VectorIndex(
+                    self.settings.resolved_lance_uri, embedder.dimension, embedder=embedder.name
+                )
+            return self._index
+
+    def with_parts(self, **parts: Any) -> Runtime:
+        """A runtime over the same database with some parts replaced."""
+        current: dict[str, Any] = {
+            "extractor": self._extractor,
+            "redactor": self._redactor,
+            "embedder": self._embedder,
+            "index": self._index,
+        }
+        current.update(parts)
+        return Runtime(self.settings, self.db, **current)
 
 
 @functools.cache
@@ -82,13 +140,4 @@ def _build(settings: Settings) -> Runtime:
     db = open_database(settings)
     if migrate.current_revision(db) != migrate.head_revision():
         migrate.upgrade(db)
-    nlp = load_pipeline()
-    embedder = build_embedder(settings.embedder)
-    return Runtime(
-        settings=settings,
-        db=db,
-        extractor=RuleExtractor(nlp),
-        redactor=shared_redactor(),
-        embedder=embedder,
-        index=VectorIndex(settings.resolved_lance_uri, embedder.dimension, embedder=embedder.name),
-    )
+    return Runtime(settings, db)

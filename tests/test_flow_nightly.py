@@ -125,12 +125,10 @@ class KeepsEverything:
 def test_a_batch_failing_validation_fails_the_flow_with_the_result_attached(
     harness: None, env: Settings, tmp_path: Path
 ) -> None:
-    from dataclasses import replace
-
     from flows.nightly import NightlyParams, nightly_extract
     from permem.runtime import install, runtime
 
-    install(replace(runtime(env), redactor=KeepsEverything()))  # type: ignore[arg-type]
+    install(runtime(env).with_parts(redactor=KeepsEverything()))
     state = nightly_extract(NightlyParams(logs=str(write_log(tmp_path / "log.jsonl"))),
                             return_state=True)  # fmt: skip
     assert state.is_failed()

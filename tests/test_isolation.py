@@ -74,6 +74,18 @@ def _fill(conn: Connection, tenant: str) -> None:
         )
     )
     conn.execute(sa.insert(index_queue).values(tenant=tenant, memory_id=record.id))
+    conn.execute(sa.text(
+        "INSERT INTO grants (tenant, actor, subject, purpose, expires_at, granted_by) "
+        "VALUES (:t, 'bob', 'alice', 'assistant', now() + interval '1 day', 'alice')"
+    ), {"t": tenant})  # fmt: skip
+    conn.execute(sa.text(
+        "INSERT INTO grant_events (tenant, grant_id, event, by) "
+        "VALUES (:t, gen_random_uuid(), 'granted', 'alice')"
+    ), {"t": tenant})  # fmt: skip
+    conn.execute(sa.text(
+        "INSERT INTO exports (tenant, subject, format, path, records, created_by) "
+        "VALUES (:t, 'alice', 'json', '/tmp/x.json', 1, 'alice')"
+    ), {"t": tenant})  # fmt: skip
 
 
 @pytest.fixture
@@ -197,6 +209,12 @@ def _insert_minimal(conn: Connection, table: str, tenant: str) -> None:
         "subject_settings": "(tenant, subject, updated_by) VALUES (:t, 'other', 'x')",
         "quarantine": "(tenant, file, line_no, reason, content_hash) VALUES (:t, 'f', 1, 'r', 'h')",
         "index_queue": "(tenant, memory_id) VALUES (:t, gen_random_uuid())",
+        "grants": "(tenant, actor, subject, purpose, expires_at, granted_by) VALUES"
+        " (:t, 'x', 'y', 'assistant', now(), 'y')",
+        "grant_events": "(tenant, grant_id, event, by) VALUES (:t, gen_random_uuid(), 'granted',"
+        " 'y')",
+        "exports": "(tenant, subject, format, path, records, created_by) VALUES"
+        " (:t, 's', 'csv', 'p', 0, 's')",
     }[table]
     conn.execute(sa.text(f"INSERT INTO {table} {values}"), {"t": tenant})
 

@@ -272,6 +272,52 @@ index_queue = Table(
     PrimaryKeyConstraint("tenant", "memory_id", name="pk_index_queue"),
 )
 
+# Who may read whose memory for which purpose until when (migration 0003). The terms never
+# change; revocation is recorded in place and every change is also a `grant_events` row.
+grants = Table(
+    "grants",
+    metadata,
+    _uuid_pk(),
+    Column("tenant", Text, nullable=False),
+    Column("actor", Text, nullable=False),
+    Column("subject", Text, nullable=False),
+    Column("purpose", Text, nullable=False),
+    _ts("expires_at"),
+    Column("granted_by", Text, nullable=False),
+    _ts("granted_at", default_now=True),
+    _ts("revoked_at", nullable=True),
+    Column("revoked_by", Text),
+    Index("ix_grants_lookup", "tenant", "actor", "subject", "purpose"),
+)
+
+grant_events = Table(
+    "grant_events",
+    metadata,
+    _uuid_pk(),
+    Column("tenant", Text, nullable=False),
+    Column("grant_id", Uuid, nullable=False),
+    Column("event", Text, nullable=False),
+    Column("by", Text, nullable=False),
+    _ts("at", default_now=True),
+    Index("ix_grant_events_grant", "tenant", "grant_id"),
+)
+
+# Export files handed to users: lineage nodes, so deletion can reach them.
+exports = Table(
+    "exports",
+    metadata,
+    _uuid_pk(),
+    Column("tenant", Text, nullable=False),
+    Column("subject", Text, nullable=False),
+    Column("format", Text, nullable=False),
+    Column("path", Text, nullable=False),
+    Column("records", Integer, nullable=False),
+    Column("created_by", Text, nullable=False),
+    _ts("created_at", default_now=True),
+    _ts("erased_at", nullable=True),
+    Index("ix_exports_subject", "tenant", "subject"),
+)
+
 TENANT_TABLES: tuple[Table, ...] = (
     sources,
     memories,
@@ -284,4 +330,7 @@ TENANT_TABLES: tuple[Table, ...] = (
     subject_settings,
     quarantine,
     index_queue,
+    grants,
+    grant_events,
+    exports,
 )

@@ -1,0 +1,390 @@
+"""Recall: first filter, then rank, then check again, then log.
+
+1. **Authorize** the actor: the subject themself, the account holder for a third party they
+   told us about (`<account>:<relation>`), or the holder of an explicit, unexpired, unrevoked
+   grant for this subject and purpose. Otherwise the answer is `denied`, with the reason.
+2. **Filter** in PostgreSQL (tenant by row-level security): the subject's claims that are
+   `active` (or `session_only` in the query's own session), not awaiting or refused
+   confirmation, valid at the query's time, in the query's scope or `global`, of a purpose the
+   request's purpose may use, of a subject that is not paused, and absent from the erasure
+   ledger. A factual question (“is MSG safe to eat?”) gets no biographical claims (facts,
+   events, plans): objective truth is not personalized.
+3. **Rank** only the survivors: exact cosine similarity from the vector index (prefiltered to
+   exactly those ids; claims the index does not hold yet are embedded on the spot), blended
+   with a lexical overlap signal.
+4. **Re-check** the ranked ids against PostgreSQL in a new transaction, so a claim blocked,
+   corrected or erased while ranking never comes back.
+5. **Log** to `recall_log`: actor, subject, purpose, scope, a salted hash of the query text,
+   the returned ids and the counts filtered out by reason: ids and counts only, never text.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from permem import policy
+from permem.embedding import Embedder
+from permem.extraction import lexicon as lx
+from permem.hashing import content_hash, normalize
+from permem.records import Confirmation, Kind, Status, UserMemory
+from permem.stores.database import (
+    Database,
+    check_tenant,
+    register_tenant,
+    tenant_salt,
+    tenant_transaction,
+)
+from permem.stores.memories import record_from_row
+from permem.stores.schema import erasure_ledger, grants, memories, recall_log, subject_settings
+from permem.stores.vectors import VectorIndex
+
+# How much of the score is meaning (cosine) and how much shared words.
+VECTOR_WEIGHT = 0.8
+LEXICAL_WEIGHT = 0.2
+MAX_K = 50
+
+_SCOPE = re.compile(r"^(global|(workspace|project):\S.*)$")
+_FACTUAL_QUESTION = re.compile(
+    r"^\s*(?:is|are|was|were|can|could|does|do|did|will|has|have|how (?:many|much|far|long|"
+    r"old|big|tall|hot|cold)|what (?:is|are|was|were) the|who (?:is|was|wrote|invented)|"
+    r"when (?:did|was|is)|why (?:is|are|do|does)|is it true)\b(?!.*\b(?:i|me|my|mine|we|our)\b)",
+    re.IGNORECASE,
+)
+_OVERRIDE = re.compile(
+    r"\b(?:this time|just this once|for once|today|tonight|instead|even though|anyway|"
+    r"ignore my|forget (?:about )?my|for a change|actually|this once)\b",
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"[^\W\d_]{3,}")
+_STOP = frozenset(
+    "the and for with that this you your are was were have has had not but can could would "
+    "should will what when where which who how about from into just some any all more most "
+    "very really also them they their there here then than too our ours out get got".split()
+)
+
+
+@dataclass(frozen=True, slots=True)
+class RecallQuery:
+    query_id: str
+    tenant: str
+    actor: str
+    subject: str
+    purpose: str
+    scope: str
+    ts: datetime
+    text: str
+    k: int = 5
+    session: str | None = None
+
+
+def parse_query(obj: Any) -> RecallQuery:
+    """Validate one query line (FORMATS.md); ValueError with a short reason otherwise."""
+    if not isinstance(obj, dict):
+        raise ValueError("query is not a JSON object")
+    for name in ("query_id", "tenant", "actor", "subject", "purpose", "scope", "ts", "text"):
+        value = obj.get(name)
+        if not isinstance(value, str) or (name != "text" and not value.strip()):
+            raise ValueError(f"field {name} must be a non-empty string")
+    if not _SCOPE.match(obj["scope"]):
+        raise ValueError("field scope must be global, workspace:<name> or project:<name>")
+    try:
+        ts = datetime.fromisoformat(obj["ts"])
+    except ValueError:
+        raise ValueError("field ts is not an RFC 3339 timestamp") from None
+    if ts.tzinfo is None:
+        raise ValueError("field ts has no timezone offset")
+    k = obj.get("k", 5)
+    if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= MAX_K:
+        raise ValueError(f"field k must be an integer from 1 to {MAX_K}")
+    session = obj.get("session")
+    if session is not None and not isinstance(session, str):
+        raise ValueError("field session must be a string")
+    check_tenant(obj["tenant"])
+    return RecallQuery(
+        query_id=obj["query_id"],
+        tenant=obj["tenant"],
+        actor=obj["actor"],
+        subject=obj["subject"],
+        purpose=obj["purpose"],
+        scope=obj["scope"],
+        ts=ts,
+        text=obj["text"],
+        k=k,
+        session=session,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Recalled:
+    record: UserMemory
+    score: float
+    conflicts_with_request: bool
+
+    def as_json(self) -> dict[str, Any]:
+        r = self.record
+        return {
+            "id": str(r.id),
+            "subject": r.subject,
+            "claim": r.claim,
+            "origin": r.origin.value,
+            "kind": r.kind.value,
+            "scope": r.scope,
+            "purpose": r.purpose,
+            "sensitivity": r.sensitivity.value,
+            "confidence": round(r.confidence, 4),
+            "valid_from": r.valid_from.isoformat(),
+            "valid_until": r.valid_until.isoformat() if r.valid_until else None,
+            "source": r.source.as_json(),
+            "score": round(self.score, 4),
+            # The current request wins for this action only; the memory is unchanged.
+            "conflicts_with_request": self.conflicts_with_request,
+        }
+
+
+@dataclass
+class RecallAnswer:
+    query_id: str
+    records: list[Recalled] = field(default_factory=list)
+    denied: str | None = None
+    error: str | None = None
+    filtered_out: Counter[str] = field(default_factory=Counter)
+
+    def as_json(self) -> dict[str, Any]:
+        if self.error is not None:
+            return {"query_id": self.query_id, "error": self.error}
+        return {
+            "query_id": self.query_id,
+            "records": [r.as_json() for r in self.records],
+            "denied": self.denied,
+        }
+
+
+def authorize(conn: Connection, query: RecallQuery) -> str | None:
+    """None when the actor may read the subject's memory for this purpose now; else why not."""
+    if query.actor == query.subject or query.subject.startswith(f"{query.actor}:"):
+        return None
+    ts = query.ts
+    found = conn.execute(
+        sa.select(grants.c.id).where(
+            grants.c.actor == query.actor,
+            grants.c.subject == query.subject,
+            grants.c.purpose == query.purpose,
+            grants.c.granted_at <= ts,
+            grants.c.expires_at > ts,
+            sa.or_(grants.c.revoked_at.is_(None), grants.c.revoked_at > ts),
+        )
+    ).first()
+    if found is not None:
+        return None
+    return (
+        f"actor {query.actor} holds no valid grant to use the memory of {query.subject} "
+        f"for purpose {query.purpose}"
+    )
+
+
+def _paused(conn: Connection, subject: str) -> bool:
+    holder = subject.split(":", 1)[0]
+    row = conn.execute(
+        sa.select(subject_settings.c.subject).where(
+            subject_settings.c.subject.in_({subject, holder}),
+            subject_settings.c.paused.is_(True),
+        )
+    ).first()
+    return row is not None
+
+
+def _blocked_ids(conn: Connection, ids: Sequence[uuid.UUID]) -> set[str]:
+    if not ids:
+        return set()
+    rows = conn.execute(
+        sa.select(erasure_ledger.c.node_id).where(
+            erasure_ledger.c.node_kind == "memory",
+            erasure_ledger.c.node_id.in_([str(i) for i in ids]),
+        )
+    ).scalars()
+    return set(rows)
+
+
+def is_factual_question(text: str) -> bool:
+    return _FACTUAL_QUESTION.match(text) is not None
+
+
+def exclusion(record: UserMemory, query: RecallQuery, factual: bool) -> str | None:
+    """Why `record` may not be used for `query` (None: it may). Pure; order matters only for
+    the counts in the log."""
+    if record.status is Status.SESSION_ONLY:
+        if query.session is None or record.session != query.session:
+            return "other_session"
+    elif record.status is not Status.ACTIVE:
+        return f"status_{record.status.value}"
+    if record.confirmation in (Confirmation.PENDING, Confirmation.REJECTED):
+        return f"confirmation_{record.confirmation.value}"
+    if record.valid_from > query.ts:
+        return "not_yet_valid"
+    if record.valid_until is not None and record.valid_until <= query.ts:
+        return "expired"
+    if record.scope not in (query.scope, "global"):
+        return "scope"
+    if record.purpose not in policy.usable_purposes(query.purpose):
+        return "purpose"
+    if factual and record.kind in (Kind.FACT, Kind.EVENT, Kind.PLAN):
+        return "factual_question"
+    return None
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in _WORD.findall(normalize(text)) if w not in _STOP}
+
+
+def lexical_overlap(query: str, claim: str) -> float:
+    a, b = _words(query), _words(claim)
+    if not a or not b:
+        return 0.0
+    return len(a & b) / min(len(a), len(b))
+
+
+def conflicts(query_text: str, record: UserMemory) -> bool:
+    """The request overrides the memory for this action ("steak tonight, for once")."""
+    if not _OVERRIDE.search(query_text):
+        return False
+    topic = record.topic
+    if topic and topic in lx.TOPICS and lx.TOPICS[topic].search(query_text):
+        return True
+    return lexical_overlap(query_text, record.claim) > 0
+
+
+class Recaller:
+    """Answers recall queries over one database, vector index and embedder."""
+
+    def __init__(self, db: Database, index: VectorIndex, embedder: Embedder) -> None:
+        self._db = db
+        self._index = index
+        self._embedder = embedder
+
+    def recall(self, query: RecallQuery) -> RecallAnswer:
+        answer = RecallAnswer(query.query_id)
+        with tenant_transaction(self._db.app, query.tenant) as conn:
+            denied = authorize(conn, query)
+            if denied is not None:
+                answer.denied = denied
+                self._log(conn, query, answer)
+                return answer
+            if _paused(conn, query.subject):
+                rows: list[Any] = []
+                answer.filtered_out["subject_paused"] = conn.execute(
+                    sa.select(sa.func.count())
+                    .select_from(memories)
+                    .where(memories.c.subject == query.subject)
+                ).scalar_one()
+            else:
+                rows = list(
+                    conn.execute(
+                        sa.select(memories).where(memories.c.subject == query.subject)
+                    ).mappings()
+                )
+            records = [record_from_row(r) for r in rows]
+            blocked = _blocked_ids(conn, [r.id for r in records])
+        factual = is_factual_question(query.text)
+        survivors: list[UserMemory] = []
+        for record in records:
+            reason = "erasure_ledger" if str(record.id) in blocked else None
+            reason = reason or exclusion(record, query, factual)
+            if reason is None:
+                survivors.append(record)
+            else:
+                answer.filtered_out[reason] += 1
+        ranked = self._rank(query, survivors)
+        confirmed = self._recheck(query, [r for r, _ in ranked])
+        answer.records = [
+            Recalled(record, score, conflicts(query.text, record))
+            for record, score in ranked
+            if record.id in confirmed
+        ][: query.k]
+        answer.filtered_out["changed_while_ranking"] += len(ranked) - len(
+            [r for r, _ in ranked if r.id in confirmed]
+        )
+        with tenant_transaction(self._db.app, query.tenant) as conn:
+            self._log(conn, query, answer)
+        return answer
+
+    def _rank(
+        self, query: RecallQuery, survivors: list[UserMemory]
+    ) -> list[tuple[UserMemory, float]]:
+        if not survivors:
+            return []
+        vector = self._embedder.embed([query.text])[0]
+        ids = [str(r.id) for r in survivors]
+        similarity = dict(
+            self._index.search(
+                vector,
+                tenant=query.tenant,
+                subject=query.subject,
+                k=len(ids),
+                where=_id_filter(ids),
+            )
+        )
+        missing = [r for r in survivors if str(r.id) not in similarity]
+        if missing:  # committed but not indexed yet: the index lags, the ranking does not
+            vectors = self._embedder.embed([r.claim for r in missing])
+            for record, row in zip(missing, vectors, strict=True):
+                similarity[str(record.id)] = float(np.dot(vector, row))
+        scored = [
+            (
+                r,
+                VECTOR_WEIGHT * similarity[str(r.id)]
+                + LEXICAL_WEIGHT * lexical_overlap(query.text, r.claim),
+            )
+            for r in survivors
+        ]
+        scored.sort(key=lambda pair: (-pair[1], str(pair[0].id)))
+        return scored[: max(query.k * 2, query.k + 5)]
+
+    def _recheck(self, query: RecallQuery, ranked: list[UserMemory]) -> set[uuid.UUID]:
+        """The ids among `ranked` that PostgreSQL still allows, read afresh."""
+        if not ranked:
+            return set()
+        with tenant_transaction(self._db.app, query.tenant) as conn:
+            if _paused(conn, query.subject):
+                return set()
+            rows = conn.execute(
+                sa.select(memories).where(memories.c.id.in_([r.id for r in ranked]))
+            ).mappings()
+            fresh = [record_from_row(r) for r in rows]
+            blocked = _blocked_ids(conn, [r.id for r in fresh])
+        factual = is_factual_question(query.text)
+        return {
+            r.id for r in fresh if str(r.id) not in blocked and exclusion(r, query, factual) is None
+        }
+
+    def _log(self, conn: Connection, query: RecallQuery, answer: RecallAnswer) -> None:
+        register_tenant(conn, query.tenant)  # a query may name a tenant with no memory yet
+        conn.execute(
+            sa.insert(recall_log).values(
+                tenant=query.tenant,
+                query_id=query.query_id,
+                actor=query.actor,
+                subject=query.subject,
+                purpose=query.purpose,
+                scope=query.scope,
+                query_hash=content_hash(tenant_salt(conn), query.text),
+                returned_ids=[r.record.id for r in answer.records],
+                filtered_out=dict(answer.filtered_out),
+                denied=answer.denied,
+            )
+        )
+
+
+def _id_filter(ids: Sequence[str]) -> str:
+    from permem.stores.vectors import sql_string
+
+    return "id IN (" + ", ".join(sql_string(i) for i in ids) + ")"

@@ -1,0 +1,274 @@
+"""Recall: filter before rank, authorization, attribution, the authoritative re-check.
+
+Real PostgreSQL, LanceDB, spaCy and Presidio: the memories come from the nightly pipeline
+over a small hand-written log.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+from permem import controls, grants, nightly
+from permem.recall import Recaller, parse_query
+from permem.records import Status
+from permem.runtime import runtime
+from permem.settings import Settings
+from permem.stores.database import tenant_transaction
+from permem.stores.memories import set_status
+from permem.stores.schema import erasure_ledger, memories, recall_log
+
+T = "acme"
+NOW = datetime(2026, 3, 20, 12, 0, tzinfo=UTC)
+
+
+def line(mid: str, account: str, text: str, day: int, **extra: Any) -> str:
+    return json.dumps({
+        "message_id": mid, "tenant": extra.pop("tenant", T), "account": account,
+        "conversation_id": f"c-{account}", "turn": int(mid.split("-")[-1]), "role": "user",
+        "text": text, "ts": f"2026-03-{day:02d}T10:00:00Z", **extra,
+    })  # fmt: skip
+
+
+LOG = [
+    line("ana-1", "ana", "I'm vegetarian and I love spicy food", 1),
+    line("ana-2", "ana", "I only book morning flights", 1),
+    line("ana-3", "ana", "I'm allergic to peanuts", 1),
+    line(
+        "ana-4",
+        "ana",
+        "the launch deck uses the dark theme with teal accents",
+        2,
+        scope="project:launch",
+    ),  # fmt: skip
+    line("ana-5", "ana", "I'm at my sister's in Porto until March 10, so suggest places there", 2),
+    line("ana-6", "ana", "I'm a month behind on rent", 3, purpose="budget_coach"),
+    line("ana-7", "ana", "I'm going to start a pottery course next year", 3),
+    line("ben-1", "ben", "I'm vegetarian too and I love mild food", 1),
+    line("ben-2", "ben", "please answer in metric units", 1, session="tablet-1"),
+    line("ana-8", "ana", "please answer in imperial units", 1, session="tablet-1"),
+    line("oth-1", "ana", "I love vegetarian ramen", 1, tenant="globex"),
+    line("ana-9", "ana", "I run a small bakery in the old town", 4),
+]
+
+
+@pytest.fixture
+def loaded(settings: Settings, tmp_path: Path) -> Settings:
+    configured = settings.model_copy(update={"embedder": "hashing"})
+    log = tmp_path / "log.jsonl"
+    log.write_text("\n".join(LOG) + "\n")
+    nightly.run(configured, log)
+    return configured
+
+
+def ask(settings: Settings, text: str, **fields: Any) -> Any:
+    rt = runtime(settings)
+    query = {
+        "query_id": "q", "tenant": T, "actor": "ana", "subject": "ana", "purpose": "assistant",
+        "scope": "global", "ts": NOW.isoformat(), "text": text, "k": 10, **fields,
+    }  # fmt: skip
+    return Recaller(rt.db, rt.index, rt.embedder).recall(parse_query(query))
+
+
+def claims(answer: Any) -> set[str]:
+    return {r.record.claim for r in answer.records}
+
+
+def sources(answer: Any) -> set[str]:
+    return {r.record.source.message_id for r in answer.records}
+
+
+def test_own_live_claims_come_back_with_provenance(loaded: Settings) -> None:
+    answer = ask(loaded, "what should I cook for dinner?")
+    assert answer.denied is None
+    assert "I love spicy food" in claims(answer) or "I'm vegetarian" in claims(answer)
+    first = answer.records[0].as_json()
+    assert set(first) >= {"id", "claim", "origin", "source", "score", "valid_from"}
+    assert first["source"]["message_id"].startswith("ana-")
+    # Never another subject's or another tenant's claim, however similar.
+    assert not any(s.startswith(("ben-", "oth-")) for s in sources(answer))
+    scores = [r.score for r in answer.records]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_pending_claims_are_not_used_until_confirmed(loaded: Settings) -> None:
+    assert "ana-3" not in sources(ask(loaded, "any snacks with nuts?"))
+    rt = runtime(loaded)
+    with tenant_transaction(rt.db.app, T) as conn:
+        peanut = conn.execute(
+            sa.select(memories.c.id).where(memories.c.source_message_id == "ana-3")
+        ).scalar_one()
+    controls.confirm(rt.db, T, peanut, actor="ana")
+    assert "ana-3" in sources(ask(loaded, "any snacks with nuts?"))
+
+
+@pytest.mark.parametrize(
+    ("fields", "present", "absent"),
+    [
+        ({"scope": "project:launch"}, {"ana-4"}, set()),
+        ({"scope": "project:other"}, set(), {"ana-4"}),
+        ({}, set(), {"ana-4"}),
+        ({"purpose": "budget_coach"}, {"ana-6", "ana-2"}, set()),
+        ({"purpose": "marketing"}, set(), {"ana-6", "ana-2", "ana-1"}),
+        ({"ts": "2026-03-05T12:00:00Z"}, set(), set()),
+        ({"ts": "2026-03-12T12:00:00Z"}, set(), {"ana-5"}),
+    ],
+)
+def test_scope_purpose_and_validity_filter_before_ranking(
+    loaded: Settings, fields: dict[str, Any], present: set[str], absent: set[str]
+) -> None:
+    found = sources(ask(loaded, "plan my week and the deck and my money", **fields))
+    assert present <= found
+    assert not (absent & found)
+
+
+def test_a_plan_is_not_a_current_fact(loaded: Settings) -> None:
+    assert "ana-7" not in sources(ask(loaded, "what hobbies do I have?"))
+    later = ask(loaded, "what hobbies do I have?", ts="2027-02-01T12:00:00Z")
+    assert "ana-7" in sources(later)
+
+
+def test_actor_needs_a_valid_grant(loaded: Settings) -> None:
+    rt = runtime(loaded)
+    denied = ask(loaded, "what does ana eat?", actor="ben")
+    assert denied.records == [] and "holds no valid grant" in (denied.denied or "")
+    made = grants.grant(
+        rt.db, T, actor="ben", subject="ana", purpose="assistant",
+        expires_at=NOW + timedelta(days=1), granted_by="ana", now=NOW - timedelta(hours=1),
+    )  # fmt: skip
+    assert ask(loaded, "what does ana eat?", actor="ben").records
+    # Another purpose, an expired grant, a revoked grant: all denied.
+    assert ask(loaded, "what does ana eat?", actor="ben", purpose="travel").denied
+    later = (NOW + timedelta(days=2)).isoformat()
+    assert ask(loaded, "what does ana eat?", actor="ben", ts=later).denied
+    grants.revoke(rt.db, T, made.id, revoked_by="ana", now=NOW - timedelta(minutes=1))
+    assert ask(loaded, "what does ana eat?", actor="ben").denied
+    with tenant_transaction(rt.db.app, T) as conn:
+        events = conn.execute(sa.text("SELECT event, by FROM grant_events ORDER BY at")).all()
+    assert [tuple(e) for e in events] == [("granted", "ana"), ("revoked", "ana")]
+
+
+def test_shared_device_accounts_see_only_their_own(loaded: Settings) -> None:
+    ana = sources(ask(loaded, "which units?"))
+    ben = sources(ask(loaded, "which units?", actor="ben", subject="ben"))
+    assert "ana-8" in ana and "ben-2" not in ana
+    assert "ben-2" in ben and "ana-8" not in ben
+
+
+def test_paused_subject_gets_nothing_and_resume_restores(loaded: Settings) -> None:
+    rt = runtime(loaded)
+    controls.set_paused(rt.db, T, "ana", paused=True, actor="ana", now=NOW)
+    paused = ask(loaded, "what should I cook?")
+    assert paused.records == [] and paused.filtered_out["subject_paused"] > 0
+    controls.set_paused(rt.db, T, "ana", paused=False, actor="ana", now=NOW)
+    assert ask(loaded, "what should I cook?").records
+
+
+def test_authoritative_recheck_drops_a_claim_blocked_after_indexing(loaded: Settings) -> None:
+    rt = runtime(loaded)
+    before = ask(loaded, "book me a flight")
+    target = next(r.record for r in before.records if r.record.source.message_id == "ana-2")
+    assert str(target.id) in rt.index.ids(T)  # the index still holds it, as active
+    with tenant_transaction(rt.db.app, T) as conn:
+        set_status(conn, target.id, Status.BLOCKED, actor="ana", reason="forget")
+    after = ask(loaded, "book me a flight")
+    assert target.id not in {r.record.id for r in after.records}
+    assert str(target.id) in rt.index.ids(T)
+    # An erasure-ledger entry alone is enough to keep a claim out.
+    other = next(r.record for r in after.records)
+    with tenant_transaction(rt.db.app, T) as conn:
+        conn.execute(sa.insert(erasure_ledger).values(
+            tenant=T, request_id=other.id, target_kind="claim", target_id=str(other.id),
+            node_kind="memory", node_id=str(other.id), state="blocked", requested_by="ana",
+        ))  # fmt: skip
+    assert other.id not in {r.record.id for r in ask(loaded, "book me a flight").records}
+
+
+def test_unindexed_claims_are_ranked_too(loaded: Settings) -> None:
+    """A claim committed after the last index run is still found (and filtered) by recall."""
+    rt = runtime(loaded)
+    rt.index.erase([str(i) for i in rt.index.ids(T)])
+    assert rt.index.ids(T) == set()
+    assert "ana-2" in sources(ask(loaded, "book me a flight"))
+
+
+def test_recall_log_holds_ids_and_counts_never_text(loaded: Settings, owner: sa.Engine) -> None:
+    answer = ask(loaded, "a very particular query about morning flights")
+    denied = ask(loaded, "a very particular query about morning flights", actor="mallory")
+    assert denied.denied
+    with owner.connect() as conn:
+        logged = conn.execute(sa.select(recall_log).order_by(recall_log.c.at)).mappings().all()
+    assert [r["returned_ids"] for r in logged][-2:] == [
+        [r.record.id for r in answer.records],
+        [],
+    ]
+    assert logged[-1]["denied"] and logged[-2]["filtered_out"]
+    flat = json.dumps([dict(r) for r in logged], default=str)
+    assert "particular query" not in flat and "morning flights" not in flat
+
+
+def test_factual_questions_get_no_biography(loaded: Settings) -> None:
+    assert "ana-9" in sources(ask(loaded, "ideas for my bakery"))
+    answer = ask(loaded, "is bread from a bakery safe to eat?")
+    assert all(r.record.kind.value not in ("fact", "event", "plan") for r in answer.records)
+    assert answer.filtered_out["factual_question"] >= 1
+
+
+def test_the_current_request_wins_for_this_action_only(loaded: Settings) -> None:
+    answer = ask(loaded, "just this once I want a steak instead of vegetarian food")
+    flagged = [r for r in answer.records if r.conflicts_with_request]
+    assert any("vegetarian" in r.record.claim for r in flagged)
+    # The memory itself is unchanged.
+    again = ask(loaded, "what should I cook?")
+    assert any("vegetarian" in r.record.claim for r in again.records)
+    assert not any(r.conflicts_with_request for r in again.records)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("ts", "tomorrow", "not an RFC 3339"),
+        ("k", 0, "field k must be"),
+        ("scope", "team", "field scope"),
+        ("actor", "", "field actor"),
+    ],
+)
+def test_invalid_queries_are_refused_with_a_reason(field: str, value: Any, message: str) -> None:
+    query = {
+        "query_id": "q", "tenant": T, "actor": "a", "subject": "a", "purpose": "assistant",
+        "scope": "global", "ts": NOW.isoformat(), "text": "x", field: value,
+    }  # fmt: skip
+    with pytest.raises(ValueError, match=message):
+        parse_query(query)
+
+
+def test_recall_cli_answers_in_order_with_errors_inline(loaded: Settings, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from permem.cli import app
+
+    queries = tmp_path / "queries.jsonl"
+    base = {
+        "tenant": T, "actor": "ana", "subject": "ana", "purpose": "assistant",
+        "scope": "global", "ts": NOW.isoformat(), "text": "book me a flight", "k": 3,
+    }  # fmt: skip
+    queries.write_text("\n".join([
+        json.dumps({**base, "query_id": "one"}),
+        json.dumps({**base, "query_id": "two", "ts": "soon"}),
+        "{not json",
+        json.dumps({**base, "query_id": "four", "actor": "ben"}),
+    ]) + "\n")  # fmt: skip
+    env = {"PERMEM_DATABASE_URL": loaded.database_url or "", "PERMEM_HOME": str(loaded.home),
+           "PERMEM_EMBEDDER": "hashing"}  # fmt: skip
+    result = CliRunner(env=env).invoke(app, ["recall", "--queries", str(queries), "--json"])
+    assert result.exit_code == 0, result.stderr
+    answers = [json.loads(x) for x in result.stdout.splitlines()]
+    assert [a["query_id"] for a in answers] == ["one", "two", "line 3", "four"]
+    assert answers[0]["records"] and answers[0]["denied"] is None
+    assert "error" in answers[1] and "error" in answers[2]
+    assert answers[3]["records"] == [] and answers[3]["denied"]
