@@ -474,12 +474,58 @@ def revoke_access(
         db.dispose()
 
 
+@app.command()
+@guarded
+def explain(tenant: TenantOpt, claim: ClaimOpt, as_json: JsonFlag = False) -> None:
+    """The operational contract's eight answers for one claim (changes nothing)."""
+    from permem.explain import ANSWER_KEYS, explain_claim
+
+    db = _database()
+    try:
+        explained = explain_claim(db, tenant, _claim_id(claim), now=_now())
+    finally:
+        db.dispose()
+    if as_json:
+        typer.echo(json.dumps(explained, ensure_ascii=False))
+        return
+    claim_fields = explained["claim"]
+    typer.echo(f"{claim_fields['id']}: {claim_fields['claim']}")
+    for number, key in enumerate(ANSWER_KEYS, start=1):
+        typer.echo(f"{number}. {key.replace('_', ' ')}: {explained['answers'][key]['summary']}")
+
+
+@app.command()
+@guarded
+def export(
+    tenant: TenantOpt,
+    subject: SubjectOpt,
+    fmt: Annotated[str, typer.Option("--format", help="json or csv.")] = "json",
+    actor: ActorOpt = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Write the subject's data (history included) to a JSON or CSV file under
+    <home>/exports, recorded as a lineage node so that deletion reaches it."""
+    from permem.export import FORMATS, export_subject
+
+    if fmt not in FORMATS:
+        raise BadInput(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
+    settings = load_settings()
+    db = open_database(settings)
+    try:
+        made = export_subject(
+            db, tenant, subject, fmt,  # type: ignore[arg-type]
+            directory=settings.exports_dir, actor=actor or subject, now=_now(),
+        )  # fmt: skip
+    finally:
+        db.dispose()
+    out = {"export": str(made.id), "path": str(made.path), "records": made.records, "format": fmt}
+    typer.echo(json.dumps(out) if as_json else f"{made.records} records -> {made.path}")
+
+
 def _register_pending() -> None:
     """Commands of the contract that later work builds; each exits 2 until then."""
     pending = {
-        "explain": "The operational contract's eight answers for one claim.",
         "forget": "Deletion flow: block, erase every derivative, verify.",
-        "export": "The subject's data as JSON or CSV.",
         "expire": "The expiry flow.",
         "verify-erasure": "The deletion-verification flow; exit 1 on residue.",
         "backup": "The backup flow.",

@@ -92,6 +92,11 @@ class Settings(BaseSettings):
     def embedded_pgdata(self) -> Path:
         return self.home / "pgdata"
 
+    @property
+    def exports_dir(self) -> Path:
+        """Where export files are written (each is a lineage node that deletion reaches)."""
+        return self.home / "exports"
+
 
 def load_settings() -> Settings:
     """Read the environment once; a bad value becomes a one-line `ConfigurationError`."""
