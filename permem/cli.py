@@ -38,6 +38,8 @@ app = typer.Typer(
 )
 db_app = typer.Typer(help="Schema administration of the system of record.", no_args_is_help=True)
 app.add_typer(db_app, name="db")
+eval_app = typer.Typer(help="Evaluations of permem against gold data.", no_args_is_help=True)
+app.add_typer(eval_app, name="eval")
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -520,6 +522,48 @@ def export(
         db.dispose()
     out = {"export": str(made.id), "path": str(made.path), "records": made.records, "format": fmt}
     typer.echo(json.dumps(out) if as_json else f"{made.records} records -> {made.path}")
+
+
+@eval_app.command("scenarios")
+@guarded
+def eval_scenarios(
+    folders: Annotated[
+        list[Path], typer.Argument(help="Scenario folders, or folders holding them.")
+    ],
+    as_json: JsonFlag = False,
+) -> None:
+    """Run scenarios against fresh stores and score them per family; exit 1 on any wrong
+    personalization or leaked substring."""
+    from permem.scenarios import ScenarioReport, run_scenarios
+
+    def progress(report: ScenarioReport) -> None:
+        o = report.outcome
+        line = (
+            f"{report.name}: {o.hits} hits, {o.misses} misses, {o.wrong} wrong, "
+            f"{o.denied_mismatches + o.empty_mismatches} denied/empty mismatches, {o.leaks} leaks"
+        )
+        typer.echo(line + (f" ({report.not_run})" if report.not_run else ""), err=True)
+
+    report = run_scenarios(folders, load_settings(), progress=progress)
+    if as_json:
+        typer.echo(json.dumps(report.as_json(), ensure_ascii=False))
+    else:
+        table = Table("family", "queries", "hits", "misses", "wrong", "denied≠", "empty≠", "leaks")
+        rows = [*report.families.items(), ("total", report.total)]
+        for name, o in rows:
+            table.add_row(
+                name, *(str(v) for v in (o.queries, o.hits, o.misses, o.wrong,
+                                         o.denied_mismatches, o.empty_mismatches, o.leaks)),
+            )  # fmt: skip
+        Console(width=120).print(table)
+        for scenario in report.scenarios:
+            if scenario.not_run:
+                typer.echo(f"{scenario.name}: {scenario.not_run}")
+    if report.failed:
+        total = report.total
+        raise CheckFailed(
+            f"{total.wrong} wrong personalization(s) and {total.leaks} leaked substring(s)"
+        )
 
 
 def _register_pending() -> None:
