@@ -22,9 +22,7 @@ CONTRACT_COMMANDS = [
     "rebuild-index", "redact",
 ]  # fmt: skip
 NOT_YET = [
-    "explain",
     "forget",
-    "export",
     "expire",
     "verify-erasure",
     "backup",
@@ -57,7 +55,7 @@ def test_upgrade_then_inspect_json(settings: Settings) -> None:
     runner = CliRunner(env=_env(settings))
     upgraded = runner.invoke(app, ["db", "upgrade"])
     assert upgraded.exit_code == 0, upgraded.stderr
-    assert "schema at revision 0003" in upgraded.stdout
+    assert "schema at revision 0004" in upgraded.stdout
     db = open_database(settings)
     old = memory("demo", "m1", subject="alice", claim="I'm vegetarian")
     new = memory("demo", "m2", subject="alice", claim="actually I'm pescatarian", supersedes=old.id)

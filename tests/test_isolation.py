@@ -86,6 +86,13 @@ def _fill(conn: Connection, tenant: str) -> None:
         "INSERT INTO exports (tenant, subject, format, path, records, created_by) "
         "VALUES (:t, 'alice', 'json', '/tmp/x.json', 1, 'alice')"
     ), {"t": tenant})  # fmt: skip
+    conn.execute(sa.text(
+        "INSERT INTO backup_keys (tenant, subject, key) VALUES (:t, 'alice', :k)"
+    ), {"t": tenant, "k": bytes(32)})  # fmt: skip
+    conn.execute(sa.text(
+        "INSERT INTO backups (tenant, path, sha256, subjects, records, key_ids, created_by) "
+        "VALUES (:t, '/tmp/b', 'h', 1, 1, ARRAY[gen_random_uuid()], 'ops')"
+    ), {"t": tenant})  # fmt: skip
 
 
 @pytest.fixture
@@ -215,8 +222,11 @@ def _insert_minimal(conn: Connection, table: str, tenant: str) -> None:
         " 'y')",
         "exports": "(tenant, subject, format, path, records, created_by) VALUES"
         " (:t, 's', 'csv', 'p', 0, 's')",
+        "backup_keys": "(tenant, subject, key) VALUES (:t, 's', :k)",
+        "backups": "(tenant, path, sha256, subjects, records, key_ids, created_by) VALUES"
+        " (:t, 'p', 'h', 0, 0, ARRAY[]::uuid[], 'o')",
     }[table]
-    conn.execute(sa.text(f"INSERT INTO {table} {values}"), {"t": tenant})
+    conn.execute(sa.text(f"INSERT INTO {table} {values}"), {"t": tenant, "k": bytes(32)})
 
 
 def test_bulk_path_is_subject_to_the_same_policies(two_tenants: Database) -> None:

@@ -318,6 +318,36 @@ exports = Table(
     Index("ix_exports_subject", "tenant", "subject"),
 )
 
+# Per-subject data keys of the backups: deleting a key's row makes every backup block
+# encrypted under it unreadable (crypto-shredding).
+backup_keys = Table(
+    "backup_keys",
+    metadata,
+    _uuid_pk(),
+    Column("tenant", Text, nullable=False),
+    Column("subject", Text, nullable=False),
+    Column("key", LargeBinary, nullable=False),
+    _ts("created_at", default_now=True),
+    Index("ix_backup_keys_subject", "tenant", "subject"),
+)
+
+# Backup files written: which keys each one needs, and when it was dropped.
+backups = Table(
+    "backups",
+    metadata,
+    _uuid_pk(),
+    Column("tenant", Text, nullable=False),
+    Column("path", Text, nullable=False),
+    Column("sha256", Text, nullable=False),
+    Column("subjects", Integer, nullable=False),
+    Column("records", Integer, nullable=False),
+    Column("key_ids", ARRAY(Uuid), nullable=False),
+    Column("created_by", Text, nullable=False),
+    _ts("created_at", default_now=True),
+    _ts("dropped_at", nullable=True),
+    Index("ix_backups_tenant", "tenant", "created_at"),
+)
+
 TENANT_TABLES: tuple[Table, ...] = (
     sources,
     memories,
@@ -333,4 +363,6 @@ TENANT_TABLES: tuple[Table, ...] = (
     grants,
     grant_events,
     exports,
+    backup_keys,
+    backups,
 )
