@@ -31,7 +31,6 @@ from permem.export import (
     grants_over,
     provenance,
     source_metadata,
-    subject_paused,
 )
 from permem.policy import EXCLUSIVE_TOPICS, PURPOSES, SESSION_TTL, usable_purposes
 from permem.records import Confirmation, Origin, Status, UserMemory
@@ -47,6 +46,7 @@ from permem.stores.schema import (
     memories,
     memory_events,
     recall_log,
+    subject_settings,
 )
 
 ANSWER_KEYS: tuple[str, ...] = (
@@ -116,18 +116,34 @@ def explain_claim(
     with tenant_transaction(db.app, tenant) as conn:
         record = get_memory(conn, claim_id)
         gate = gate_of(conn, [record.id]).get(record.id)
-        paused = subject_paused(conn, record.subject)
+        paused_by = _paused_by(conn, record.subject)
         answers = {
             "subject_and_actors": _subject_and_actors(conn, record, now),
             "source_and_origin": _source_and_origin(conn, record, gate),
             "purpose_and_scope": _purpose_and_scope(record),
-            "currency": _currency(conn, record, paused, now),
+            "currency": _currency(conn, record, paused_by, now),
             "selection": _selection(conn, record),
-            "controls": _controls(tenant, record, paused),
+            "controls": _controls(tenant, record, paused_by),
             "derivatives": _derivatives(conn, record, now),
             "tests": select_tests(record, gate is not None),
         }
     return {"claim": record.as_json(), "answers": answers}
+
+
+def _paused_by(conn: Connection, subject: str) -> list[str]:
+    """Whose pause setting stops `subject`'s memory (recall's rule): the subject's own, and for
+    a third party (`<account>:<relation>`) the account holder's. Empty: not paused."""
+    holder = subject.split(":", 1)[0]
+    found = set(
+        conn.execute(
+            sa.select(subject_settings.c.subject).where(
+                subject_settings.c.subject.in_({subject, holder}),
+                subject_settings.c.paused.is_(True),
+            )
+        ).scalars()
+    )
+    # The subject's own setting first: it is the one a resume of this subject changes.
+    return sorted(found, key=lambda s: (s != subject, s))
 
 
 def _subject_and_actors(conn: Connection, record: UserMemory, now: datetime) -> dict[str, Any]:
@@ -139,7 +155,10 @@ def _subject_and_actors(conn: Connection, record: UserMemory, now: datetime) -> 
     held = grants_over(conn, record.subject, now)
     for grant in held:
         grant["covers_this_claim"] = record.purpose in usable_purposes(grant["purpose"])
-    active = [g for g in held if g["state"] == "active"]
+        # Recall honours a grant only while it is active, and only for requests of its
+        # purpose, which may use this claim only if that purpose may use the claim's purpose.
+        grant["allows_use_now"] = grant["state"] == "active" and grant["covers_this_claim"]
+    active = [g for g in held if g["allows_use_now"]]
     who = ", ".join(
         [m["actor"] for m in may_use] + [f"{g['actor']} ({g['purpose']})" for g in active]
     )
@@ -200,10 +219,21 @@ def _purpose_and_scope(record: UserMemory) -> dict[str, Any]:
     }
 
 
-def _currency(conn: Connection, record: UserMemory, paused: bool, now: datetime) -> dict[str, Any]:
+def _currency(
+    conn: Connection, record: UserMemory, paused_by: list[str], now: datetime
+) -> dict[str, Any]:
     lifecycle = is_usable(record.status, record.confirmation)
     started = record.valid_from <= now
     not_ended = record.valid_until is None or now < record.valid_until
+    being_erased = (
+        conn.execute(
+            sa.select(erasure_ledger.c.id).where(
+                erasure_ledger.c.node_kind == NodeKind.MEMORY.value,
+                erasure_ledger.c.node_id == str(record.id),
+            )
+        ).first()
+        is not None
+    )
     not_usable: list[str] = []
     if not lifecycle:
         not_usable.append(f"status {record.status.value}, confirmation {record.confirmation.value}")
@@ -211,8 +241,13 @@ def _currency(conn: Connection, record: UserMemory, paused: bool, now: datetime)
         not_usable.append("not valid yet")
     if not not_ended:
         not_usable.append("validity ended")
-    if paused:
-        not_usable.append("the subject's memory is paused")
+    for who in paused_by:
+        if who == record.subject:
+            not_usable.append("the subject's memory is paused")
+        else:
+            not_usable.append(f"the account holder {who} paused their memory")
+    if being_erased:
+        not_usable.append("it is in the erasure ledger (being forgotten)")
     superseded_by = [
         str(i)
         for i in conn.execute(
@@ -222,7 +257,17 @@ def _currency(conn: Connection, record: UserMemory, paused: bool, now: datetime)
         ).scalars()
     ]
     exclusive = record.topic in EXCLUSIVE_TOPICS
-    if exclusive:
+    # Only an active claim can be superseded (the transition table; the nightly flow's
+    # exclusive-topic rule replaces active claims only).
+    if record.status is Status.SUPERSEDED:
+        replaced_by = (
+            f"nothing more: already superseded by {', '.join(superseded_by) or 'a newer claim'}"
+        )
+    elif Status.SUPERSEDED not in STATUS_TRANSITIONS[record.status]:
+        replaced_by = (
+            f"nothing while it is {record.status.value}: only an active claim is superseded"
+        )
+    elif exclusive:
         replaced_by = (
             f"a newer standing statement on topic {record.topic} (same subject and scope), "
             "or a correction (`permem correct`)"
@@ -236,12 +281,19 @@ def _currency(conn: Connection, record: UserMemory, paused: bool, now: datetime)
         replaced_by = "a correction (`permem correct`)"
     if record.status is Status.SESSION_ONLY:
         expiry = f"ends with its session ({record.session}), at most {SESSION_TTL} after it began"
+    elif record.valid_until is not None and not not_ended:
+        expiry = f"validity ended at {record.valid_until.isoformat()}; the expiry flow retires it"
     elif record.valid_until is not None:
         expiry = f"expires at {record.valid_until.isoformat()} through the expiry flow"
     else:
         expiry = "no end date: it ends by correction, rejection, deletion or retention expiry"
-    usable_now = lifecycle and started and not_ended and not paused
-    state = "usable now" if usable_now else f"not usable now ({'; '.join(not_usable)})"
+    usable_now = lifecycle and started and not_ended and not paused_by and not being_erased
+    if not usable_now:
+        state = f"not usable now ({'; '.join(not_usable)})"
+    elif record.status is Status.SESSION_ONLY:
+        state = f"usable now, in requests of session {record.session} only"
+    else:
+        state = "usable now"
     return {
         "as_of": now.isoformat(),
         "status": record.status.value,
@@ -251,9 +303,12 @@ def _currency(conn: Connection, record: UserMemory, paused: bool, now: datetime)
         "valid_until": record.valid_until.isoformat() if record.valid_until else None,
         "usable_by_lifecycle": lifecycle,
         "valid_now": started and not_ended,
-        "subject_paused": paused,
+        "subject_paused": bool(paused_by),
+        "paused_by": paused_by,
+        "being_erased": being_erased,
         "usable_now": usable_now,
         "not_usable_because": not_usable,
+        "session": record.session,
         "supersedes": str(record.supersedes) if record.supersedes else None,
         "superseded_by": superseded_by,
         "topic": record.topic,
@@ -321,8 +376,12 @@ def _command(*parts: str) -> str:
     return " ".join(shlex.quote(p) for p in parts)
 
 
-def _controls(tenant: str, record: UserMemory, paused: bool) -> dict[str, Any]:
+def _controls(tenant: str, record: UserMemory, paused_by: list[str]) -> dict[str, Any]:
     t, c, s = ("--tenant", tenant), ("--claim", str(record.id)), ("--subject", record.subject)
+    # A third party's memory stops when the account holder pauses theirs too: resuming it
+    # means resuming whoever paused it, not necessarily the subject.
+    resumes = [_command("permem", "resume", *t, "--subject", who) for who in paused_by]
+    others = [who for who in paused_by if who != record.subject]
     statuses = STATUS_TRANSITIONS[record.status]
     confirmations = CONFIRMATION_TRANSITIONS[record.confirmation]
 
@@ -353,12 +412,13 @@ def _controls(tenant: str, record: UserMemory, paused: bool) -> dict[str, Any]:
         "pause": control(
             _command("permem", "pause", *t, *s),
             "stops using and creating the subject's memory; stored claims are kept",
-            not paused,
+            record.subject not in paused_by,
         ),
         "resume": control(
-            _command("permem", "resume", *t, *s),
-            "uses and creates the subject's memory again",
-            paused,
+            " && ".join(resumes) or _command("permem", "resume", *t, *s),
+            "uses and creates the subject's memory again"
+            + (f" (the pause is the account holder {', '.join(others)}'s)" if others else ""),
+            bool(paused_by),
         ),
         "forget_claim": control(
             _command("permem", "forget", *t, *c),
