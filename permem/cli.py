@@ -566,15 +566,208 @@ def eval_scenarios(
         )
 
 
+def _run_flow(fn: Callable[..., Any], *args: Any) -> Any:
+    """Run a Prefect flow in this process (a temporary server unless PREFECT_API_URL is set)."""
+    _quiet_prefect()
+    try:
+        return fn(*args)
+    except RuntimeError as exc:
+        if "Prefect" not in str(exc):
+            raise
+        raise ConfigurationError(f"{exc} (set PREFECT_API_URL to a running server)") from exc
+
+
+@app.command()
+@guarded
+def forget(
+    tenant: TenantOpt,
+    subject: Annotated[
+        str | None, typer.Option("--subject", help="Everything of this subject.")
+    ] = None,
+    source: Annotated[
+        str | None, typer.Option("--source", help="A message and all derived from it.")
+    ] = None,
+    claim: Annotated[str | None, typer.Option("--claim", help="One claim (its id).")] = None,
+    by: Annotated[str | None, typer.Option("--by", help="Who asks (default: subject).")] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Deletion flow: block at once, erase every derivative, verify; exit 1 on residue."""
+    from permem.forget import Target
+
+    Target.of(subject=subject, source=source, claim=claim)  # one-line errors before Prefect
+    actor = by or subject
+    if not actor:
+        raise BadInput("--by is required when forgetting a source or a claim")
+    from flows.forget import ForgetParams
+    from flows.forget import forget as forget_flow
+
+    params = ForgetParams(
+        tenant=tenant, subject=subject, source=source, claim=claim, requested_by=actor
+    )
+    report = _run_flow(forget_flow, params)
+    if as_json:
+        typer.echo(json.dumps(report, ensure_ascii=False, default=str))
+        return
+    blocked, verified = report["blocked"], report["verified"]
+    typer.echo(
+        f"forget {blocked['request_id']}: {blocked['memories']} claims blocked, "
+        f"{sum(report['erased']['rows_deleted'].values())} rows and "
+        f"{report['erased']['files_deleted']} files erased, {verified['verified']} ledger "
+        f"entries verified, {verified['held']} held"
+    )
+
+
+@app.command("verify-erasure")
+@guarded
+def verify_erasure(as_json: JsonFlag = False) -> None:
+    """Look for every erased record in every store; exit 1 on residue."""
+    from flows.verify_erasure import VerifyErasureParams
+    from flows.verify_erasure import verify_erasure as verify_flow
+
+    report = _run_flow(verify_flow, VerifyErasureParams())
+    if as_json:
+        typer.echo(json.dumps(report, ensure_ascii=False, default=str))
+        return
+    for tenant, found in sorted(report["tenants"].items()):
+        typer.echo(f"{tenant}: {found['verified']} verified, {found['held']} held, no residue")
+
+
+@app.command("rebuild-index")
+@guarded
+def rebuild_index_command(as_json: JsonFlag = False) -> None:
+    """Rebuild the vector index from PostgreSQL, skipping blocked and erased records."""
+    from flows.rebuild_index import rebuild_index
+
+    report = _run_flow(rebuild_index)
+    typer.echo(
+        json.dumps(report)
+        if as_json
+        else f"rebuilt: {report['indexed']} claims indexed, "
+        f"{report['skipped_in_ledger']} skipped (erasure ledger)"
+    )
+
+
+@app.command()
+@guarded
+def hold(
+    tenant: TenantOpt,
+    reason: Annotated[str, typer.Option("--reason", help="Why (recorded).")],
+    by: Annotated[str, typer.Option("--by", help="Who places the hold (recorded).")],
+    subject: Annotated[str | None, typer.Option("--subject", help="Hold a subject.")] = None,
+    source: Annotated[str | None, typer.Option("--source", help="Hold a message.")] = None,
+    claim: Annotated[str | None, typer.Option("--claim", help="Hold one claim.")] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Place a legal hold: covered records may be blocked but are not erased until release."""
+    from permem import holds
+
+    db = _database()
+    try:
+        placed = holds.place(
+            db, tenant, subject=subject, claim=_claim_id(claim) if claim else None,
+            source=source, reason=reason, by=by, now=_now(),
+        )  # fmt: skip
+    finally:
+        db.dispose()
+    typer.echo(json.dumps(placed.as_json()) if as_json else f"hold {placed.id}")
+
+
+@app.command()
+@guarded
+def release(
+    tenant: TenantOpt,
+    hold_id: Annotated[str, typer.Option("--hold", help="The hold id.")],
+    by: Annotated[str, typer.Option("--by", help="Who releases it (recorded).")],
+    as_json: JsonFlag = False,
+) -> None:
+    """Release a legal hold; the next erase run (forget, verify-erasure) completes erasure."""
+    from permem import holds
+
+    try:
+        hid = uuid.UUID(hold_id)
+    except ValueError:
+        raise BadInput(f"--hold must be a UUID, got {hold_id!r}") from None
+    db = _database()
+    try:
+        ended = holds.release(db, tenant, hid, by=by, now=_now())
+    finally:
+        db.dispose()
+    typer.echo(json.dumps(ended.as_json()) if as_json else f"hold {ended.id} released")
+
+
+@app.command()
+@guarded
+def backup(
+    tenant: Annotated[
+        list[str] | None, typer.Option("--tenant", help="Only this tenant (repeatable).")
+    ] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Back up the system of record: one file per tenant, each subject under its own key."""
+    from flows.backup import BackupParams
+    from flows.backup import backup as backup_flow
+
+    report = _run_flow(backup_flow, BackupParams(tenants=tenant or None))
+    if as_json:
+        typer.echo(json.dumps(report, ensure_ascii=False, default=str))
+        return
+    for made in report.get("backups", []):
+        typer.echo(
+            f"{made['tenant']}: {made['records']} records of {made['subjects']} subjects -> "
+            f"{made['path']}"
+        )
+
+
+@app.command("erase-backups")
+@guarded
+def erase_backups_command(
+    retention_days: Annotated[
+        float, typer.Option("--retention-days", help="Drop backups older than this.")
+    ] = 30,
+    as_json: JsonFlag = False,
+) -> None:
+    """Re-key backups without erased data, drop expired ones, prove nothing erased is
+    readable; exit 1 on residue."""
+    from flows.backup import EraseBackupsParams
+    from flows.backup import erase_backups as erase_flow
+
+    report = _run_flow(erase_flow, EraseBackupsParams(retention_days=retention_days))
+    typer.echo(
+        json.dumps(report, ensure_ascii=False, default=str)
+        if as_json
+        else "backups: nothing erased is readable"
+    )
+
+
+@app.command()
+@guarded
+def restore(
+    path: Annotated[Path, typer.Argument(help="A backup file (.pmbk).")],
+    actor: Annotated[str, typer.Option("--by", help="Who restores (reported).")] = "permem",
+    as_json: JsonFlag = False,
+) -> None:
+    """Insert the rows of a backup the database lacks; erased and shredded data stay gone."""
+    from permem.backup import restore_backup
+
+    if not path.is_file():
+        raise BadInput(f"backup file does not exist: {path}")
+    db = _database()
+    try:
+        result = restore_backup(db, path, actor=actor)
+    finally:
+        db.dispose()
+    typer.echo(
+        json.dumps(result.as_json(), default=str)
+        if as_json
+        else f"restored {result.restored} rows ({result.already_present} present, "
+        f"{result.skipped_erased} erased skipped, {result.shredded_blocks} blocks shredded)"
+    )
+
+
 def _register_pending() -> None:
     """Commands of the contract that later work builds; each exits 2 until then."""
     pending = {
-        "forget": "Deletion flow: block, erase every derivative, verify.",
         "expire": "The expiry flow.",
-        "verify-erasure": "The deletion-verification flow; exit 1 on residue.",
-        "backup": "The backup flow.",
-        "erase-backups": "The backup-erasure flow.",
-        "rebuild-index": "Rebuild every derived index from the system of record.",
     }
     for name, help_text in pending.items():
         app.command(

@@ -19,3 +19,13 @@ def normalize(text: str) -> str:
 def content_hash(salt: bytes, text: str) -> str:
     """HMAC-SHA256 of the normalized text under the tenant's salt, hex encoded."""
     return hmac.new(salt, normalize(text).encode("utf-8"), hashlib.sha256).hexdigest()
+
+
+def subject_fingerprint(salt: bytes, subject: str, text: str) -> str:
+    """HMAC-SHA256 of (subject, normalized text): what the erasure ledger keeps of a claim.
+
+    Scoped to the subject, so forgetting one person's "I'm vegetarian" neither blocks nor
+    flags another person's identical claim.
+    """
+    message = subject.encode("utf-8") + b"\x1f" + normalize(text).encode("utf-8")
+    return hmac.new(salt, message, hashlib.sha256).hexdigest()

@@ -124,3 +124,66 @@ def sync_status(index: VectorIndex, changes: Sequence[tuple[str, str]]) -> int:
     for status, ids in by_status.items():
         index.set_status(ids, status)
     return len(changes)
+
+
+@dataclass
+class RebuildResult:
+    tenants: int = 0
+    queued: int = 0
+    skipped_in_ledger: int = 0
+    indexed: int = 0
+    seconds: float = 0.0
+
+
+def rebuild_index(db: Database, index: VectorIndex, embedder: Embedder) -> RebuildResult:
+    """Rebuild the vector index from the system of record alone.
+
+    Drops the LanceDB table (every version and file), then queues every indexable claim of
+    every tenant that the erasure ledger does not name and indexes the queue. Blocked claims
+    are not indexable and erased ones no longer exist; the ledger check makes the rule explicit
+    (a claim under a legal hold is blocked, so it is not indexed either).
+    """
+    import time
+
+    from permem.stores.schema import erasure_ledger
+
+    started = time.perf_counter()
+    result = RebuildResult()
+    index.drop()
+    with unbound_transaction(db.app) as conn:
+        tenants = list_tenants(conn)
+    for tenant in tenants:
+        result.tenants += 1
+        with tenant_transaction(db.app, tenant) as conn:
+            in_ledger = sa.select(erasure_ledger.c.node_id).where(
+                erasure_ledger.c.node_kind == NodeKind.MEMORY.value
+            )
+            indexable = (
+                memories.c.status.in_(INDEXED_STATUSES),
+                memories.c.confirmation.in_(INDEXED_CONFIRMATIONS),
+            )
+            result.skipped_in_ledger += conn.execute(
+                sa.select(sa.func.count()).where(
+                    *indexable, sa.cast(memories.c.id, sa.Text).in_(in_ledger)
+                )
+            ).scalar_one()
+            queued = conn.execute(
+                sa.text(
+                    "INSERT INTO index_queue (tenant, memory_id) "
+                    "SELECT m.tenant, m.id FROM memories m "
+                    "WHERE m.status = ANY(:statuses) AND m.confirmation = ANY(:confirmations) "
+                    "AND NOT EXISTS (SELECT 1 FROM erasure_ledger e WHERE e.node_kind = 'memory' "
+                    "AND e.node_id = m.id::text) ON CONFLICT DO NOTHING"
+                ),
+                {
+                    "statuses": list(INDEXED_STATUSES),
+                    "confirmations": list(INDEXED_CONFIRMATIONS),
+                },
+            )
+            result.queued += queued.rowcount
+    indexed = index_pending(db, index, embedder, tenants=tenants)
+    if indexed.indexed:
+        index.ensure_scalar_indexes()
+    result.indexed = indexed.indexed
+    result.seconds = time.perf_counter() - started
+    return result

@@ -27,7 +27,7 @@ from lineage import NodeKind
 from permem import policy
 from permem.classify import Classification, classify
 from permem.extraction import Candidate, Extractor
-from permem.hashing import content_hash
+from permem.hashing import content_hash, subject_fingerprint
 from permem.indexing import enqueue
 from permem.logs import LogBatch, Quarantined
 from permem.policy import GateInput, GateOutcome
@@ -184,8 +184,8 @@ def _tenant_state(conn: Connection, messages: Sequence[Message]) -> TenantState:
     for node_kind, node_id, digest in erased:
         if node_kind == NodeKind.SOURCE.value:
             state.erased_sources.add(node_id)
-        if digest:
-            state.erased_hashes.add(digest)
+        elif node_kind == NodeKind.MEMORY.value and digest:
+            state.erased_hashes.add(digest)  # subject-scoped claim fingerprints
     return state
 
 
@@ -248,7 +248,8 @@ def gate(prepared: Prepared, proposals: Sequence[Proposal]) -> list[Proposal]:
                 shortened=candidate.shortened,
                 content_words=policy.content_words(proposal.claim),
                 source_erased=message.message_id in state.erased_sources,
-                hash_erased=content_hash(state.salt, proposal.claim) in state.erased_hashes,
+                hash_erased=subject_fingerprint(state.salt, c.subject, proposal.claim)
+                in state.erased_hashes,
                 subject_paused=c.subject in state.paused,
             )
         )

@@ -60,6 +60,7 @@ _FACTUAL_QUESTION = re.compile(
     r"when (?:did|was|is)|why (?:is|are|do|does)|is it true)\b(?!.*\b(?:i|me|my|mine|we|our)\b)",
     re.IGNORECASE,
 )
+_REQUEST = re.compile(r"^\s*(?:can|could|would|will) you\b", re.IGNORECASE)
 _OVERRIDE = re.compile(
     r"\b(?:this time|just this once|for once|today|tonight|instead|even though|anyway|"
     r"ignore my|forget (?:about )?my|for a change|actually|this once)\b",
@@ -170,18 +171,24 @@ class RecallAnswer:
 
 
 def authorize(conn: Connection, query: RecallQuery) -> str | None:
-    """None when the actor may read the subject's memory for this purpose now; else why not."""
+    """None when the actor may read the subject's memory for this purpose; else why not.
+
+    A grant must have been made by the query's `ts` and be neither expired nor revoked at the
+    later of `ts` and the database's current time: a caller cannot reach back to before a
+    revocation or an expiry by dating its request in the past.
+    """
     if query.actor == query.subject or query.subject.startswith(f"{query.actor}:"):
         return None
     ts = query.ts
+    judged_at = sa.func.greatest(sa.literal(ts, sa.DateTime(timezone=True)), sa.func.now())
     found = conn.execute(
         sa.select(grants.c.id).where(
             grants.c.actor == query.actor,
             grants.c.subject == query.subject,
             grants.c.purpose == query.purpose,
             grants.c.granted_at <= ts,
-            grants.c.expires_at > ts,
-            sa.or_(grants.c.revoked_at.is_(None), grants.c.revoked_at > ts),
+            grants.c.expires_at > judged_at,
+            sa.or_(grants.c.revoked_at.is_(None), grants.c.revoked_at > judged_at),
         )
     ).first()
     if found is not None:
@@ -203,20 +210,72 @@ def _paused(conn: Connection, subject: str) -> bool:
     return row is not None
 
 
-def _blocked_ids(conn: Connection, ids: Sequence[uuid.UUID]) -> set[str]:
-    if not ids:
+def _blocked_ids(conn: Connection, records: Sequence[UserMemory]) -> set[str]:
+    """Ids of `records` that a forget request covers: by its node rows, or, from the moment
+    the request row committed (before its expansion), by the request itself: the claim, the
+    source message, or the subject's (and their third parties') records created before it."""
+    if not records:
         return set()
-    rows = conn.execute(
-        sa.select(erasure_ledger.c.node_id).where(
-            erasure_ledger.c.node_kind == "memory",
-            erasure_ledger.c.node_id.in_([str(i) for i in ids]),
+    ids = [str(r.id) for r in records]
+    blocked = set(
+        conn.execute(
+            sa.select(erasure_ledger.c.node_id).where(
+                erasure_ledger.c.node_kind == "memory", erasure_ledger.c.node_id.in_(ids)
+            )
+        ).scalars()
+    )
+    subjects = {r.subject for r in records} | {r.subject.split(":", 1)[0] for r in records}
+    sources = {r.source.message_id for r in records if r.source.message_id}
+    requests = conn.execute(
+        sa.select(
+            erasure_ledger.c.target_kind, erasure_ledger.c.target_id, erasure_ledger.c.blocked_at
+        ).where(
+            erasure_ledger.c.node_kind == "request",
+            sa.or_(
+                sa.and_(
+                    erasure_ledger.c.target_kind == "claim", erasure_ledger.c.target_id.in_(ids)
+                ),
+                sa.and_(
+                    erasure_ledger.c.target_kind == "source",
+                    erasure_ledger.c.target_id.in_(sources),
+                ),
+                sa.and_(
+                    erasure_ledger.c.target_kind == "subject",
+                    erasure_ledger.c.target_id.in_(subjects),
+                ),
+            ),
         )
-    ).scalars()
-    return set(rows)
+    ).all()
+    if not requests:
+        return blocked
+    claims = {t for k, t, _ in requests if k == "claim"}
+    messages = {t for k, t, _ in requests if k == "source"}
+    cutoffs: dict[str, datetime] = {}
+    for kind, target, at in requests:
+        if kind == "subject":
+            cutoffs[target] = max(at, cutoffs.get(target, at))
+    for r in records:
+        cutoff = cutoffs.get(r.subject) or cutoffs.get(r.subject.split(":", 1)[0])
+        if (
+            str(r.id) in claims
+            or r.source.message_id in messages
+            or (cutoff is not None and (r.created_at is None or r.created_at <= cutoff))
+        ):
+            blocked.add(str(r.id))
+    return blocked
 
 
-def is_factual_question(text: str) -> bool:
-    return _FACTUAL_QUESTION.match(text) is not None
+def is_factual_question(text: str, subject: str = "") -> bool:
+    """A question about the world, not about the user: a remembered belief is no answer.
+
+    Not factual: a question that names the user ("I", "my", ... or a name in their subject id,
+    "When did Caroline ...?" for `lc-26-caroline`), and a request to the assistant ("Can you
+    recommend ...?").
+    """
+    if _FACTUAL_QUESTION.match(text) is None or _REQUEST.match(text) is not None:
+        return False
+    names = {n for n in re.split(r"[^a-z]+", subject.casefold()) if len(n) >= 3}
+    return not names & set(re.findall(r"[a-z]+", text.casefold()))
 
 
 def exclusion(record: UserMemory, query: RecallQuery, factual: bool) -> str | None:
@@ -293,8 +352,8 @@ class Recaller:
                     ).mappings()
                 )
             records = [record_from_row(r) for r in rows]
-            blocked = _blocked_ids(conn, [r.id for r in records])
-        factual = is_factual_question(query.text)
+            blocked = _blocked_ids(conn, records)
+        factual = is_factual_question(query.text, query.subject)
         survivors: list[UserMemory] = []
         for record in records:
             reason = "erasure_ledger" if str(record.id) in blocked else None
@@ -360,8 +419,8 @@ class Recaller:
                 sa.select(memories).where(memories.c.id.in_([r.id for r in ranked]))
             ).mappings()
             fresh = [record_from_row(r) for r in rows]
-            blocked = _blocked_ids(conn, [r.id for r in fresh])
-        factual = is_factual_question(query.text)
+            blocked = _blocked_ids(conn, fresh)
+        factual = is_factual_question(query.text, query.subject)
         return {
             r.id for r in fresh if str(r.id) not in blocked and exclusion(r, query, factual) is None
         }

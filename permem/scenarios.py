@@ -14,7 +14,8 @@ Scoring, per recall query (FORMATS.md "Evaluation gold files"):
   that is denied without `expect_denied`, or answers when `expect_denied` says it must be
   refused, is a mismatch too);
 - `claim_must_not_contain` substrings are looked for, case-insensitively, in every claim the
-  scenario's stores hold after each recall step (a **leak**).
+  scenario's stores hold after each recall step (a **leak**); so is residue that a `forget`
+  step's verification finds in any store.
 
 A step whose operation permem does not support yet ends its scenario there: what ran is
 scored, and the rest is reported as not run, with the operation named.
@@ -304,6 +305,36 @@ def _set_paused(settings: Settings, step: Mapping[str, Any], paused: bool) -> No
     )
 
 
+def _forget(
+    settings: Settings, _folder: Path, step: Mapping[str, Any], report: ScenarioReport
+) -> None:
+    from permem.forget import Target, block, erase, verify
+    from permem.runtime import runtime
+
+    rt = runtime(settings)
+    tenant = str(step["tenant"])
+    target = Target.of(
+        subject=step.get("subject"), source=step.get("source"), claim=step.get("claim")
+    )
+    now = datetime.now(UTC)
+    block(rt.db, tenant, target, actor=str(step.get("by", "scenario")), now=now)
+    erase(rt.db, rt.index, tenant, now=now, backups=settings.backups_dir)
+    checked = verify(rt.db, rt.index, tenant, now=now)
+    for residue in checked.residue:
+        report.outcome.leaks += 1
+        report.details.append({"forget": target.value, "residue": residue})
+
+
+def _rebuild_index(
+    settings: Settings, _folder: Path, _step: Mapping[str, Any], _report: ScenarioReport
+) -> None:
+    from permem.indexing import rebuild_index
+    from permem.runtime import runtime
+
+    rt = runtime(settings)
+    rebuild_index(rt.db, rt.index, rt.embedder)
+
+
 StepRunner = Callable[[Settings, Path, Mapping[str, Any], ScenarioReport], None]
 
 
@@ -318,6 +349,8 @@ STEPS: dict[str, StepRunner] = {
     "recall": _score_recall,
     "pause": lambda s, _f, step, _r: _set_paused(s, step, True),
     "resume": lambda s, _f, step, _r: _set_paused(s, step, False),
+    "forget": _forget,
+    "rebuild-index": _rebuild_index,
 }
 
 

@@ -97,6 +97,11 @@ class Settings(BaseSettings):
         """Where export files are written (each is a lineage node that deletion reaches)."""
         return self.home / "exports"
 
+    @property
+    def backups_dir(self) -> Path:
+        """Where backup snapshot files are written (one folder per tenant)."""
+        return self.home / "backups"
+
 
 def load_settings() -> Settings:
     """Read the environment once; a bad value becomes a one-line `ConfigurationError`."""

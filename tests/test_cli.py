@@ -19,16 +19,9 @@ from tests.conftest import memory, message
 CONTRACT_COMMANDS = [
     "nightly", "recall", "inspect", "explain", "correct", "confirm", "reject", "pause",
     "resume", "forget", "export", "expire", "verify-erasure", "backup", "erase-backups",
-    "rebuild-index", "redact",
+    "rebuild-index", "redact", "hold", "release", "restore",
 ]  # fmt: skip
-NOT_YET = [
-    "forget",
-    "expire",
-    "verify-erasure",
-    "backup",
-    "erase-backups",
-    "rebuild-index",
-]
+NOT_YET = ["expire"]
 
 
 def _env(settings: Settings) -> dict[str, str]:

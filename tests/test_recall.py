@@ -15,7 +15,7 @@ import pytest
 import sqlalchemy as sa
 
 from permem import controls, grants, nightly
-from permem.recall import Recaller, parse_query
+from permem.recall import Recaller, is_factual_question, parse_query
 from permem.records import Status
 from permem.runtime import runtime
 from permem.settings import Settings
@@ -139,18 +139,30 @@ def test_actor_needs_a_valid_grant(loaded: Settings) -> None:
     assert denied.records == [] and "holds no valid grant" in (denied.denied or "")
     made = grants.grant(
         rt.db, T, actor="ben", subject="ana", purpose="assistant",
-        expires_at=NOW + timedelta(days=1), granted_by="ana", now=NOW - timedelta(hours=1),
+        expires_at=datetime(2099, 1, 1, tzinfo=UTC), granted_by="ana",
+        now=NOW - timedelta(hours=1),
     )  # fmt: skip
     assert ask(loaded, "what does ana eat?", actor="ben").records
-    # Another purpose, an expired grant, a revoked grant: all denied.
+    # Another purpose; a request dated before the grant was made: denied.
     assert ask(loaded, "what does ana eat?", actor="ben", purpose="travel").denied
-    later = (NOW + timedelta(days=2)).isoformat()
-    assert ask(loaded, "what does ana eat?", actor="ben", ts=later).denied
-    grants.revoke(rt.db, T, made.id, revoked_by="ana", now=NOW - timedelta(minutes=1))
+    before = (NOW - timedelta(days=2)).isoformat()
+    assert ask(loaded, "what does ana eat?", actor="ben", ts=before).denied
+    # A grant that has expired by now is no use, even to a request dated before its expiry.
+    grants.grant(
+        rt.db, T, actor="cy", subject="ana", purpose="assistant",
+        expires_at=NOW + timedelta(days=1), granted_by="ana", now=NOW - timedelta(hours=1),
+    )  # fmt: skip
+    assert ask(loaded, "what does ana eat?", actor="cy").denied
+    # Revoked now: a request dated before the revocation is denied too.
+    grants.revoke(rt.db, T, made.id, revoked_by="ana", now=datetime.now(UTC))
     assert ask(loaded, "what does ana eat?", actor="ben").denied
     with tenant_transaction(rt.db.app, T) as conn:
         events = conn.execute(sa.text("SELECT event, by FROM grant_events ORDER BY at")).all()
-    assert [tuple(e) for e in events] == [("granted", "ana"), ("revoked", "ana")]
+    assert [tuple(e) for e in events] == [
+        ("granted", "ana"),
+        ("granted", "ana"),
+        ("revoked", "ana"),
+    ]
 
 
 def test_shared_device_accounts_see_only_their_own(loaded: Settings) -> None:
@@ -272,3 +284,20 @@ def test_recall_cli_answers_in_order_with_errors_inline(loaded: Settings, tmp_pa
     assert answers[0]["records"] and answers[0]["denied"] is None
     assert "error" in answers[1] and "error" in answers[2]
     assert answers[3]["records"] == [] and answers[3]["denied"]
+
+
+@pytest.mark.parametrize(
+    ("text", "subject", "factual"),
+    [
+        ("Is MSG bad for you?", "ana", True),
+        ("How tall is the Great Wall?", "ana", True),
+        ("Is my flight on time?", "ana", False),  # about the user
+        ("When did Caroline go to the support group?", "lc-26-caroline", False),  # by name
+        ("When did Melanie paint a sunrise?", "lc-26-caroline", True),  # someone else
+        ("Can you recommend a hotel in Lisbon?", "ana", False),  # a request, not a question
+        ("Could you suggest a recipe?", "ana", False),
+        ("Book me a table for two", "ana", False),
+    ],
+)
+def test_factual_question_rule(text: str, subject: str, factual: bool) -> None:
+    assert is_factual_question(text, subject) is factual

@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.engine import Connection
 
 from lineage import Node, NodeKind, Relation, descendants
@@ -45,18 +47,26 @@ def add_edges(conn: Connection, edges: Sequence[EdgeRow]) -> None:
 
 
 def children_of(conn: Connection, nodes: frozenset[Node]) -> Mapping[Node, Iterable[Node]]:
-    """The direct children of each node, in one query."""
+    """The direct children of each node, in one query per node kind (an index range scan per
+    id; a row-value IN list over thousands of pairs is planned as a sequential scan)."""
     if not nodes:
         return {}
-    keys = sa.tuple_(lineage_edges.c.parent_kind, lineage_edges.c.parent_id)
-    rows = conn.execute(
-        sa.select(
-            lineage_edges.c.parent_kind,
-            lineage_edges.c.parent_id,
-            lineage_edges.c.child_kind,
-            lineage_edges.c.child_id,
-        ).where(keys.in_([(n.kind.value, n.id) for n in nodes]))
-    ).all()
+    by_kind: dict[str, list[str]] = defaultdict(list)
+    for node in nodes:
+        by_kind[node.kind.value].append(node.id)
+    rows: list[Any] = []
+    for kind, ids in by_kind.items():
+        rows += conn.execute(
+            sa.select(
+                lineage_edges.c.parent_kind,
+                lineage_edges.c.parent_id,
+                lineage_edges.c.child_kind,
+                lineage_edges.c.child_id,
+            ).where(
+                lineage_edges.c.parent_kind == kind,
+                lineage_edges.c.parent_id == sa.func.any(sa.literal(ids, ARRAY(sa.Text))),
+            )
+        ).all()
     result: dict[Node, list[Node]] = defaultdict(list)
     for parent_kind, parent_id, child_kind, child_id in rows:
         result[Node(NodeKind(parent_kind), parent_id)].append(Node(NodeKind(child_kind), child_id))

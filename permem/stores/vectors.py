@@ -199,6 +199,13 @@ class VectorIndex:
             )
         return table
 
+    def drop(self) -> None:
+        """Remove the table with every version and file; the next use starts an empty one."""
+        import lancedb
+
+        lancedb.connect(self.uri).drop_table(self.table_name, ignore_missing=True)  # type: ignore[call-arg]
+        self._opened = None
+
     # -- writing ---------------------------------------------------------------------------
 
     def upsert(self, rows: Sequence[IndexRow]) -> None:
@@ -397,6 +404,17 @@ class VectorIndex:
         """The scalar index files (`_indices/*/*.lance`): they hold column values too."""
         return sorted((self._directory() / "_indices").rglob("*.lance"))
 
+    def files_holding(self, values: Sequence[str]) -> list[Path]:
+        """Every Lance file of the table (data and scalar indexes) holding one of `values` as
+        a whole string value: how erasure of ids and subject names is verified."""
+        if not values:
+            return []
+        return [
+            path
+            for path in sorted(self._directory().rglob("*.lance"))
+            if path.is_file() and file_holds_values(path, values)
+        ]
+
     def files_containing(self, needles: Sequence[str]) -> list[Path]:
         """Every file of the table that still holds one of `needles` (empty: none does).
 
@@ -416,6 +434,29 @@ class VectorIndex:
         return found
 
 
+def file_holds_values(path: Path | str, values: Sequence[str]) -> bool:
+    """Whether any string value in the Lance file at `path` equals one of `values` exactly.
+
+    The fast check for ids and names (one vectorized set lookup per column), read with the
+    Lance file reader like `file_contains`.
+    """
+    schema = lance.file.LanceFileReader(str(path)).metadata().schema
+    columns = [field.name for field in schema if _holds_text(field.type)]
+    if not columns or not values:
+        return False
+    wanted = pa.array(sorted(set(values)), pa.large_string())
+    table = lance.file.LanceFileReader(str(path), columns=columns).read_all().to_table()
+    for column in table.columns:
+        for leaf in _leaves(column.combine_chunks()):
+            kind = leaf.type
+            if not (pa.types.is_string(kind) or pa.types.is_large_string(kind)
+                    or pa.types.is_string_view(kind)):  # fmt: skip
+                continue
+            if pc.any(pc.is_in(leaf.cast(pa.large_string()), value_set=wanted)).as_py():
+                return True
+    return False
+
+
 def file_contains(path: Path | str, needles: Sequence[str]) -> bool:
     """Whether any string (or binary) value in the Lance file at `path` contains a needle.
 
@@ -431,8 +472,7 @@ def file_contains(path: Path | str, needles: Sequence[str]) -> bool:
     return any(
         _array_contains(leaf, needle)
         for column in table.columns
-        for chunk in column.chunks
-        for leaf in _leaves(chunk)
+        for leaf in _leaves(column.combine_chunks())
         for needle in needles
     )
 

@@ -1,0 +1,175 @@
+"""The deletion flows as Prefect runs them, end to end on the real stores: the canary test.
+
+Canary strings are planted in one subject's messages; after nightly, export and backup, the
+`forget` flow must leave no trace of them in PostgreSQL (every text column), LanceDB (every
+file, read with the Lance file reader), exports and backups, while the other subject is
+intact and restorable; re-running nightly, rebuilding the index and restoring the backup bring
+nothing back. Legal holds and residue are reported by the flows' artifacts.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from prefect.testing.utilities import prefect_test_harness
+
+from permem import controls, holds, nightly
+from permem.backup import read_backup, restore_backup
+from permem.export import export_subject
+from permem.runtime import close_all, runtime
+from permem.settings import Settings
+from tests.test_flow_nightly import _artifacts
+from tests.test_forget import ANA_CANARIES, BEN_CANARY, TENANT, _recall, _write_log, text_residue
+
+
+@pytest.fixture(scope="module")
+def harness() -> Iterator[None]:
+    with prefect_test_harness(server_startup_timeout=120):
+        yield
+
+
+@pytest.fixture
+def env(settings: Settings, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
+    """Settings from the environment, as the flows read them in production; the stores
+    loaded with the canary log. Yields the log's path."""
+    monkeypatch.setenv("PERMEM_DATABASE_URL", settings.database_url or "")
+    monkeypatch.setenv("PERMEM_HOME", str(settings.home))
+    monkeypatch.setenv("PERMEM_EMBEDDER", "hashing")
+    log = _write_log(tmp_path / "log.jsonl")
+    nightly.run(_settings(), log)
+    yield log
+    close_all()
+
+
+def _settings() -> Settings:
+    from permem.settings import load_settings
+
+    return load_settings()
+
+
+def _ids(subject: str) -> list[str]:
+    rt = runtime(_settings())
+    return [str(r.id) for r in controls.inspect(rt.db, TENANT) if r.subject.startswith(subject)]
+
+
+def test_canaries_are_gone_from_every_store_and_never_come_back(
+    harness: None, env: Path, owner: sa.Engine
+) -> None:
+    from flows.backup import BackupParams, backup
+    from flows.forget import ForgetParams, forget
+    from flows.rebuild_index import rebuild_index
+    from flows.verify_erasure import VerifyErasureParams, verify_erasure
+
+    settings = _settings()
+    rt = runtime(settings)
+    ana_ids = _ids("ana")
+    exported = export_subject(
+        rt.db, TENANT, "ana", "json", directory=settings.exports_dir, actor="ana",
+        now=datetime.now(UTC),
+    )  # fmt: skip
+    made = backup(BackupParams(), return_state=True)
+    assert made.is_completed(), made.message
+    [backup_file] = [Path(b["path"]) for b in made.result()["backups"]]
+    assert {b.subject for b in read_backup(rt.db, backup_file).blocks} >= {"ana", "ben"}
+
+    state = forget(
+        ForgetParams(tenant=TENANT, subject="ana", requested_by="ana"), return_state=True
+    )
+    assert state.is_completed(), state.message
+    report = state.result()
+    assert report["blocked"]["memories"] == 4 and report["verified"]["residue"] == []
+    artifacts = _artifacts(["forget-summary", "forget-legal-hold"], state.state_details.flow_run_id)
+    assert set(artifacts) == {"forget-summary"}  # no hold, no exception to report
+
+    # PostgreSQL: no text column of any table holds a canary; the other subject's is there.
+    assert text_residue(owner, ANA_CANARIES) == []
+    assert text_residue(owner, (BEN_CANARY,))
+    # LanceDB: no file (data, index, any version) holds the erased ids.
+    assert rt.index.files_holding(ana_ids) == []
+    # Export: gone. Backups: the subject's data is not readable in any of them.
+    assert not exported.path.exists()
+    backups = sorted((settings.backups_dir).rglob("*.pmbk"))
+    readable = [block for f in backups for block in read_backup(rt.db, f).blocks]
+    assert {b.subject for b in readable} == {"ben"}
+    assert all(canary.encode() not in f.read_bytes() for f in backups for canary in ANA_CANARIES)
+    assert _recall(rt, "ana") == [] and _recall(rt, "ben") == ["I love plimbencanary jazz"]
+
+    # A disaster: the system of record's data is lost; restore brings back ben, never ana.
+    with owner.begin() as conn:
+        conn.execute(sa.text("TRUNCATE memories, sources, memory_events, gate_decisions CASCADE"))
+    restored = restore_backup(rt.db, backups[0], actor="ops")
+    assert restored.restored > 0
+    assert {r.subject for r in controls.inspect(rt.db, TENANT)} == {"ben"}
+
+    # No resurrection: nightly over the same log, a rebuild of the index.
+    nightly.run(settings, env)
+    rebuilt = rebuild_index(return_state=True)
+    assert rebuilt.is_completed(), rebuilt.message
+    assert {r.subject for r in controls.inspect(rt.db, TENANT)} == {"ben"}
+    assert rt.index.files_holding(ana_ids) == []
+    assert text_residue(owner, ANA_CANARIES) == []
+    assert _recall(rt, "ana") == [] and _recall(rt, "ben") == ["I love plimbencanary jazz"]
+
+    checked = verify_erasure(VerifyErasureParams(), return_state=True)
+    assert checked.is_completed(), checked.message
+    summary = _artifacts(["verify-erasure-summary"], checked.state_details.flow_run_id)
+    assert "verify-erasure-summary" in summary
+
+
+def test_a_legal_hold_is_reported_and_release_completes_erasure(
+    harness: None, env: Path, owner: sa.Engine
+) -> None:
+    from flows.forget import ForgetParams, forget
+    from flows.verify_erasure import VerifyErasureParams, verify_erasure
+
+    rt = runtime(_settings())
+    placed = holds.place(
+        rt.db, TENANT, subject="ana", reason="case 7", by="legal", now=datetime.now(UTC)
+    )
+    state = forget(
+        ForgetParams(tenant=TENANT, subject="ana", requested_by="ana"), return_state=True
+    )
+    assert state.is_completed(), state.message
+    artifacts = _artifacts(["forget-legal-hold"], state.state_details.flow_run_id)
+    assert "legal hold" in str(artifacts["forget-legal-hold"].data).lower()
+    assert state.result()["verified"]["held"] > 0
+    assert _recall(rt, "ana") == []  # blocked from use
+    assert {c for c in ANA_CANARIES if text_residue(owner, (c,))} == set(ANA_CANARIES)  # kept
+
+    holds.release(rt.db, TENANT, placed.id, by="legal", now=datetime.now(UTC))
+    checked = verify_erasure(VerifyErasureParams(), return_state=True)
+    assert checked.is_completed(), checked.message
+    assert text_residue(owner, ANA_CANARIES) == []
+
+
+def test_residue_fails_verification_with_where_it_was_found(
+    harness: None, env: Path, tmp_path: Path
+) -> None:
+    from flows.forget import ForgetParams, forget
+    from flows.verify_erasure import VerifyErasureParams, verify_erasure
+
+    rt = runtime(_settings())
+    exported = export_subject(
+        rt.db, TENANT, "ana", "csv", directory=_settings().exports_dir, actor="ana",
+        now=datetime.now(UTC),
+    )  # fmt: skip
+    content = exported.path.read_bytes()
+    claim = _ids("ana")[0]
+    state = forget(ForgetParams(tenant=TENANT, claim=claim, requested_by="ana"), return_state=True)
+    assert state.is_completed(), state.message
+    exported.path.write_bytes(content)  # someone copied the export back into place
+    failed = verify_erasure(VerifyErasureParams(finish_pending=False), return_state=True)
+    assert failed.is_failed()
+    assert "exports" in (failed.message or "")
+    found: Any = _artifacts(["verify-erasure-residue"], failed.state_details.flow_run_id)
+    assert exported.path.name in str(found["verify-erasure-residue"].data)
+    bad = forget(
+        ForgetParams(tenant=TENANT, claim=str(uuid.uuid4()), requested_by="x"), return_state=True
+    )
+    assert bad.is_failed() and "no memory" in (bad.message or "")
