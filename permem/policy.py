@@ -92,6 +92,34 @@ PURPOSES: Mapping[str, Purpose] = {
 }
 
 
+# Retention: how long a claim may be kept after it was observed, by the purpose it serves and
+# its sensitivity; the expiry flow expires what outlived it (status `expired`: never recalled,
+# kept as history until forgotten). The tighter of the purpose's limit and the sensitivity's
+# applies; a special-category claim the user confirmed keeps the purpose's limit.
+RETENTION_BY_SENSITIVITY: Mapping[Sensitivity, timedelta] = {
+    Sensitivity.NONE: timedelta(days=3 * 365),
+    Sensitivity.PERSONAL: timedelta(days=2 * 365),
+    Sensitivity.SPECIAL: timedelta(days=365),
+}
+RETENTION_BY_PURPOSE: Mapping[str, timedelta] = {
+    "assistant": timedelta(days=3 * 365),
+    "budget_coach": timedelta(days=2 * 365),
+    "health_coach": timedelta(days=2 * 365),
+    "travel": timedelta(days=365),
+    "marketing": timedelta(days=180),
+    "support": timedelta(days=90),
+}
+UNDECLARED_PURPOSE_RETENTION = timedelta(days=90)
+
+
+def retention(purpose: str, sensitivity: Sensitivity, *, confirmed: bool = False) -> timedelta:
+    """How long after it was observed a claim of `purpose` and `sensitivity` may be kept."""
+    by_purpose = RETENTION_BY_PURPOSE.get(purpose, UNDECLARED_PURPOSE_RETENTION)
+    if confirmed and sensitivity is Sensitivity.SPECIAL:
+        return by_purpose
+    return min(by_purpose, RETENTION_BY_SENSITIVITY[sensitivity])
+
+
 def usable_purposes(purpose: str) -> frozenset[str]:
     """Purposes whose claims a request made for `purpose` may use (undeclared: its own)."""
     declared = PURPOSES.get(purpose)
