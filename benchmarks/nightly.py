@@ -18,12 +18,21 @@
    `ru_maxrss` may inherit through the spawn do not count). Both runs are repeated at a
    second, smaller log size to show whether memory stays flat in the log's size.
 
+5. With `--workers N`, instead of 2-4: the Prefect flow `nightly_extract` over the same log
+   with 1 worker (every stage in the flow's process) and with N workers (extract, classify,
+   redact and gate on a local Dask cluster, one partition of each batch per worker), side by
+   side, each in its own child on a fresh database, under a temporary Prefect server started
+   before the clock. Both runs start cold (the models load inside the timed run: in the flow
+   process, or in each worker), so the wall time holds the workers' start-up; the rate after
+   the first batch shows the steady state without it. The two stored states are compared
+   (rows and index ids, as the flow test does) and must be identical.
+
 The machine is shared and noisy: compare the ratios within one run, not absolute figures
 across runs. Run by hand (10-20 minutes for 100k messages on 2 cores):
 
     PERMEM_BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres \
         .venv/bin/python benchmarks/nightly.py [--messages 100000] [--also 20000] \
-        [--embedder minilm|hashing] [--keep-log PATH] [--profile OUT.prof]
+        [--embedder minilm|hashing] [--keep-log PATH] [--profile OUT.prof] [--workers 2]
 
 Without the variable it uses an embedded server in a temporary folder. `--also 0` skips the
 second size. `--profile` runs only the end-to-end run, under cProfile, and reports its top
@@ -837,6 +846,104 @@ def end_to_end_child(
     }
 
 
+def flow_child(log: str, url: str, home: str, embedder: str, workers: int) -> dict[str, Any]:
+    """The Prefect flow over the log with `workers`, cold, on a temporary Prefect server
+    started before the clock (in a child process); its report, timings and stored state."""
+    os.environ.update(
+        PERMEM_DATABASE_URL=url,
+        PERMEM_HOME=home,
+        PERMEM_EMBEDDER=embedder,
+        PERMEM_BATCH_SIZE=str(_default_batch_size()),
+        PREFECT_SERVER_ANALYTICS_ENABLED="false",
+        PREFECT_LOGGING_LEVEL="WARNING",
+        PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS="180",
+    )
+    from prefect.testing.utilities import prefect_test_harness
+
+    from flows.nightly import NightlyParams, nightly_extract
+    from permem import nightly
+    from permem.runtime import close_all
+    from permem.settings import load_settings
+
+    marks: list[tuple[float, int, float]] = []  # (seconds since start, lines, tree RSS MB)
+
+    def progress(lines: int) -> None:
+        marks.append((time.perf_counter() - started, lines, tree_rss_mb()))
+
+    with prefect_test_harness(server_startup_timeout=180):
+        nightly.PROGRESS.set(progress)
+        load_start = _load()
+        started = time.perf_counter()
+        report = nightly_extract(NightlyParams(logs=log, workers=workers))
+        wall = time.perf_counter() - started
+        load_end = _load()
+    state = stored_state(load_settings())
+    close_all()
+    report.pop("quarantined", None)
+    return {
+        "report": report,
+        "wall": wall,
+        "marks": marks,
+        "state": state,
+        "peak_rss_mb": peak_rss_mb(),
+        "load": (load_start, load_end),
+    }
+
+
+def tree_rss_mb() -> float:
+    """Resident set of this process and its Dask workers (spawned children), in MB."""
+    import psutil
+
+    me = psutil.Process()
+    total = me.memory_info().rss
+    for child in me.children(recursive=True):
+        try:
+            if any("spawn_main" in part for part in child.cmdline()):
+                total += child.memory_info().rss
+        except psutil.Error:
+            pass
+    return total / 2**20
+
+
+def stored_state(settings: Any) -> dict[str, Any]:
+    """Every stored row of the run (minus timestamps, run ids, random ids and salted hashes)
+    and the index ids, as digests: what must not differ between 1 and N workers."""
+    import sqlalchemy as sa
+
+    from permem.runtime import runtime
+
+    volatile = {"created_at", "ingested_at", "decided_at", "quarantined_at", "at", "batch_id",
+                "claim_hash", "content_hash", "candidate_hash", "enqueued_at"}  # fmt: skip
+    tables = {
+        "sources": "tenant, message_id",
+        "memories": "id",
+        "gate_decisions": "id",
+        "lineage_edges": "tenant, parent_kind, parent_id, child_kind, child_id",
+        "memory_events": "memory_id, new_value",
+        "quarantine": "line_no, reason",
+    }
+    engine = sa.create_engine(settings.database_url, poolclass=sa.NullPool)
+    digests: dict[str, Any] = {}
+    try:
+        with engine.connect() as conn:
+            for table, order in tables.items():
+                drop = volatile | ({"id"} if table in ("memory_events", "quarantine") else set())
+                digest = hashlib.blake2b(digest_size=8)
+                count = 0
+                for row in conn.execute(sa.text(f"SELECT * FROM {table} ORDER BY {order}")):
+                    fields = {k: str(v) for k, v in row._mapping.items() if k not in drop}
+                    digest.update(json.dumps(fields, sort_keys=True).encode())
+                    count += 1
+                digests[table] = (count, digest.hexdigest())
+            tenants = list(conn.execute(sa.text("SELECT DISTINCT tenant FROM sources")).scalars())
+    finally:
+        engine.dispose()
+    index = runtime(settings).index
+    ids = sorted(set().union(*(index.ids(t) for t in tenants)))
+    digests["index"] = (len(ids), hashlib.blake2b("".join(ids).encode(), digest_size=8).hexdigest())
+    return digests
+
+
 def _hotspots(path: str, top: int = 25) -> str:
     import io
     import pstats
@@ -914,6 +1021,74 @@ def measure(log: Path, server: str, embedder: str) -> dict[str, Any]:
     with FreshDatabase(server) as db:
         e2e = in_child(end_to_end_child, str(log), db.url, str(db.home), embedder, None)
     return {"floor": floor, "e2e": e2e}
+
+
+def measure_workers(log: Path, server: str, embedder: str, workers: int) -> dict[int, Any]:
+    """The flow with 1 worker, then with `workers`, over the same log, each on a fresh
+    database."""
+    runs: dict[int, Any] = {}
+    for count in (1, workers):
+        with FreshDatabase(server) as db:
+            runs[count] = in_child(flow_child, str(log), db.url, str(db.home), embedder, count)
+    return runs
+
+
+def report_workers(n: int, runs: dict[int, Any], embedder: str) -> str:
+    """The 1-worker and N-worker flow runs side by side, and the speed-up."""
+    one, many = runs[1], runs[max(runs)]
+    lines = one["report"]["lines"]
+    out = [
+        f"  n={n:,} embedder={embedder} batch={_default_batch_size()}: the flow "
+        f"(temporary Prefect server up before the clock; models load inside the run)\n"
+    ]
+    for count, run in sorted(runs.items()):
+        report = run["report"]
+        stages = _seconds(report["stage_seconds"])
+        workers = report.get("worker_stage_seconds")
+        in_workers = f"; inside the workers, added up: {_seconds(workers)}" if workers else ""
+        out.append(
+            f"    {count} worker{'s' if count > 1 else ' '}: {run['wall']:.1f} s wall "
+            f"({lines / run['wall']:,.0f} msgs/s), {_steady(run['marks'])}; "
+            f"peak RSS flow process {run['peak_rss_mb']:,.0f} MB, with workers "
+            f"{max((m[2] for m in run['marks']), default=0):,.0f} MB; "
+            f"load avg 1/5/15 before {run['load'][0]}, after {run['load'][1]}\n"
+            f"      stage seconds (flow process): {stages}{in_workers}\n"
+        )
+    steady_one, steady_many = _steady_rate(one["marks"]), _steady_rate(many["marks"])
+    steady = (
+        f", after the first batch {steady_many / steady_one:.2f}x"
+        if steady_one and steady_many
+        else ""
+    )
+    same = one["state"] == many["state"]
+    out.append(
+        f"    speed-up {max(runs)} vs 1 workers: {one['wall'] / many['wall']:.2f}x wall{steady}; "
+        f"stored state identical: {'yes' if same else 'NO'} "
+        f"({', '.join(f'{k} {v[0]:,}' for k, v in one['state'].items())})\n"
+    )
+    if not same:
+        diff = {k: (one["state"][k], many["state"].get(k)) for k in one["state"]
+                if one["state"][k] != many["state"].get(k)}  # fmt: skip
+        out.append(f"    DIFFERENT: {diff}\n")
+    return "".join(out)
+
+
+def _seconds(seconds: dict[str, float]) -> str:
+    return ", ".join(f"{k} {v:.1f}" for k, v in sorted(seconds.items(), key=lambda kv: -kv[1]))
+
+
+def _steady_rate(marks: list[tuple[float, int, float]]) -> float | None:
+    """Lines per second from the end of the first batch to the end of the last."""
+    if len(marks) < 2:
+        return None
+    return sum(m[1] for m in marks[1:]) / (marks[-1][0] - marks[0][0])
+
+
+def _steady(marks: list[tuple[float, int, float]]) -> str:
+    rate = _steady_rate(marks)
+    if rate is None:
+        return "one batch"
+    return f"first batch done at {marks[0][0]:.1f} s, then {rate:,.0f} msgs/s"
 
 
 def _load() -> str:
@@ -1008,6 +1183,11 @@ def main(argv: list[str] | None = None) -> str:
     parser.add_argument("--keep-log", type=Path, help="write the main log here and keep it")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", help="profile one end-to-end run; write pstats here")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        help="compare the flow with 1 worker and with this many (instead of floor/e2e)",
+    )
     args = parser.parse_args(argv)
 
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -1058,6 +1238,10 @@ def main(argv: list[str] | None = None) -> str:
                 )
                 print(e2e["hotspots"], flush=True)
                 emit(block, blocks)
+                continue
+            if args.workers:
+                runs = measure_workers(log, server, args.embedder, args.workers)
+                emit(report_workers(n, runs, args.embedder), blocks)
                 continue
             run = measure(log, server, args.embedder)
             emit(report_size(n, log_stats, run, args.embedder), blocks)

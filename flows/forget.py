@@ -1,7 +1,7 @@
 """On-demand deletion: block, erase every derivative, purge backups, verify.
 
 Entrypoint: `flows/forget.py:forget`. Started by `permem forget`, by
-`prefect deployment run 'forget/forget' -p ...` or from the UI: the same flow each time.
+`prefect deployment run 'forget/on-demand' --params ...` or from the UI: the same flow each time.
 Publishes `forget-summary` (what was blocked, erased, purged and verified) and, when a legal
 hold kept records, `forget-legal-hold` (the exception, visible). Residue fails the run.
 """

@@ -3,6 +3,10 @@ write gate -> validation -> PostgreSQL + LanceDB, with lineage.
 
 Runs the stages of `permem.nightly` as tasks, one per stage per batch, and publishes what it
 did as artifacts: a summary table, decisions by reason, and the quarantined lines.
+With workers (`workers` or PERMEM_WORKERS above 1), extract, classify, redact and gate run on a
+local Dask cluster through prefect-dask's task runner, one task per partition of each batch;
+prepare, validate, load and index stay in the flow's process (one transaction per batch, one
+LanceDB writer), and the stored state is the same as with one worker.
 Entrypoint: `flows/nightly.py:nightly_extract`.
 """
 
@@ -17,7 +21,7 @@ from pydantic import BaseModel, Field
 
 from permem import nightly
 from permem.settings import load_settings
-from tasks.nightly import TASK_STAGES
+from tasks.nightly import TASK_STAGES, on_dask
 
 
 class NightlyParams(BaseModel):
@@ -27,6 +31,13 @@ class NightlyParams(BaseModel):
     batch_size: int | None = Field(
         default=None, ge=1, le=100_000, description="Log lines per batch (default: settings)."
     )
+    workers: int | None = Field(
+        default=None,
+        ge=1,
+        le=64,
+        description="Worker processes for extract, classify, redact and gate (a local Dask "
+        "cluster); 1 runs every stage in the flow's process (default: settings).",
+    )
 
 
 @flow(name="nightly_extract", log_prints=False)
@@ -34,7 +45,14 @@ def nightly_extract(params: NightlyParams) -> dict[str, Any]:
     settings = load_settings()
     if params.batch_size is not None:
         settings = settings.model_copy(update={"batch_size": params.batch_size})
-    summary = nightly.run(settings, Path(params.logs), stages=TASK_STAGES)
+    if params.workers is not None:
+        settings = settings.model_copy(update={"workers": params.workers})
+    if settings.workers > 1:
+        with on_dask(settings.workers) as analyze:
+            stages = {**TASK_STAGES, "analyze": analyze}
+            summary = nightly.run(settings, Path(params.logs), stages=stages)
+    else:
+        summary = nightly.run(settings, Path(params.logs), stages=TASK_STAGES)
     report = summary.as_json()
     _publish(report)
     return report
@@ -67,6 +85,10 @@ def _publish(report: dict[str, Any]) -> None:
         for k, v in sorted(report["claims_by_sensitivity"].items())
     ]
     rows += [{"measure": f"seconds {k}", "value": v} for k, v in report["stage_seconds"].items()]
+    rows += [
+        {"measure": f"worker seconds {k}", "value": v}
+        for k, v in report.get("worker_stage_seconds", {}).items()
+    ]
     create_table_artifact(key="nightly-summary", table=rows, description="What the nightly run did")
     reasons = sorted(report["reasons"].items(), key=lambda kv: -kv[1])
     create_table_artifact(

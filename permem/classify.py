@@ -5,7 +5,8 @@ sensitivity. Pure functions of the candidate; the write gate decides what to do 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from permem import policy
@@ -83,6 +84,40 @@ def origin_of(candidate: Candidate) -> Origin:
     if candidate.kind is Kind.INSTRUCTION:
         return Origin.EXPLICIT_INSTRUCTION
     return Origin.USER_FACT
+
+
+# An instruction to help keep a time-bounded commitment ("also doing Whole30 until Feb 28 ...
+# don't let me cheat") lasts as long as the commitment said in the same message.
+_ADHERENCE = re.compile(
+    r"\b(?:cheat(?:ing)?|slip(?:ping)? up|keep me (?:honest|on track|accountable)|"
+    r"hold me to (?:it|that|this)|stick to (?:it|that|this)|fall off the wagon)\b",
+    re.IGNORECASE,
+)
+
+
+def classify_all(candidates: Sequence[Candidate]) -> list[Classification]:
+    """`classify` each candidate, then let an adherence instruction without a time of its own
+    take the latest end of the time-bounded claims of its message."""
+    found = [classify(c) for c in candidates]
+    bounds: dict[tuple[str, str], datetime] = {}
+    for candidate, classification in zip(candidates, found, strict=True):
+        if classification.valid_until is not None:
+            key = (candidate.message.tenant, candidate.message.message_id)
+            bounds[key] = max(
+                classification.valid_until, bounds.get(key, classification.valid_until)
+            )
+    if not bounds:
+        return found
+    for i, (candidate, classification) in enumerate(zip(candidates, found, strict=True)):
+        end = bounds.get((candidate.message.tenant, candidate.message.message_id))
+        if (
+            end is not None
+            and classification.valid_until is None
+            and candidate.kind is Kind.INSTRUCTION
+            and _ADHERENCE.search(candidate.claim_text)
+        ):
+            found[i] = replace(classification, valid_until=max(end, classification.valid_from))
+    return found
 
 
 def classify(candidate: Candidate) -> Classification:

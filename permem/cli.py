@@ -80,10 +80,6 @@ def _database() -> Database:
     return open_database(load_settings())
 
 
-def _not_implemented(command: str) -> NoReturn:
-    raise ConfigurationError(f"`permem {command}` is not implemented yet")
-
-
 def _print_records(records: list[UserMemory], as_json: bool) -> None:
     if as_json:
         for record in records:
@@ -157,6 +153,16 @@ def nightly(
     batch_size: Annotated[
         int | None, typer.Option("--batch-size", min=1, help="Log lines per batch.")
     ] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers",
+            min=1,
+            max=64,
+            help="Worker processes for extract, classify, redact and gate (a local Dask "
+            "cluster); default PERMEM_WORKERS, 1 runs every stage in this process.",
+        ),
+    ] = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Run the nightly extraction flow over a log file or folder (incremental)."""
@@ -171,7 +177,11 @@ def nightly(
     # command runs without Prefect.
     from flows.nightly import NightlyParams, nightly_extract
 
-    params = NightlyParams(logs=str(logs), batch_size=batch_size or settings.batch_size)
+    params = NightlyParams(
+        logs=str(logs),
+        batch_size=batch_size or settings.batch_size,
+        workers=workers or settings.workers,
+    )
     with Progress(
         TextColumn("nightly"),
         BarColumn(),
@@ -764,27 +774,72 @@ def restore(
     )
 
 
-def _register_pending() -> None:
-    """Commands of the contract that later work builds; each exits 2 until then."""
-    pending = {
-        "expire": "The expiry flow.",
-    }
-    for name, help_text in pending.items():
-        app.command(
-            name,
-            help=help_text,
-            context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
-        )(_pending_command(name))
+@app.command()
+@guarded
+def expire(
+    at: Annotated[
+        str | None, typer.Option("--at", help="Expire as of this time (RFC 3339; default now).")
+    ] = None,
+    ended_session: Annotated[
+        list[str] | None, typer.Option("--ended-session", help="A session that ended (repeat).")
+    ] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """The expiry flow: validity ended, sessions ended, retention limits."""
+    from flows.expire import ExpireParams, expire_memories
+
+    when = None
+    if at is not None:
+        try:
+            when = datetime.fromisoformat(at)
+        except ValueError:
+            raise BadInput(f"--at is not an RFC 3339 time: {at!r}") from None
+        if when.tzinfo is None:
+            raise BadInput("--at needs a timezone offset")
+    report = _run_flow(expire_memories, ExpireParams(at=when, ended_sessions=ended_session or []))
+    if as_json:
+        typer.echo(json.dumps(report))
+        return
+    reasons = ", ".join(f"{n} {r}" for r, n in sorted(report["by_reason"].items())) or "none"
+    typer.echo(f"expired {report['expired']} claims as of {report['at']} ({reasons})")
 
 
-def _pending_command(name: str) -> Callable[[typer.Context], None]:
-    def command(ctx: typer.Context) -> None:
-        guarded(_not_implemented)(name)
+@app.command()
+@guarded
+def status(as_json: JsonFlag = False) -> None:
+    """Last run of each flow (PREFECT_API_URL), pending confirmations, quarantine size, open
+    legal holds and unverified erasures."""
+    from permem.status import flow_status, store_status
 
-    return command
-
-
-_register_pending()
+    db = _database()
+    try:
+        stores = store_status(db)
+    finally:
+        db.dispose()
+    flows = flow_status()
+    if as_json:
+        typer.echo(json.dumps({"flows": flows, **stores}, default=str))
+        return
+    console = Console(width=140)
+    runs = Table("flow", "last run", "state", "started", "why", title="flows")
+    if flows.get("last_runs") is None:
+        runs.add_row("-", "-", "-", "-", flows["note"])
+    else:
+        for name, run in flows["last_runs"].items():
+            if run is None:
+                runs.add_row(name, "never", "", "", "")
+            else:
+                runs.add_row(name, run["run"], run["state"], run["started"] or "", run["message"])
+    console.print(runs)
+    table = Table("tenant", "pending confirmations", "quarantined", "open holds", "unverified")
+    for tenant, counts in stores["tenants"].items():
+        unverified = ", ".join(f"{n} {s}" for s, n in counts["unverified_erasures"].items())
+        table.add_row(
+            tenant, str(counts["pending_confirmations"]), str(counts["quarantined_lines"]),
+            str(counts["open_legal_holds"]), unverified or "0",
+        )  # fmt: skip
+    console.print(table)
+    typer.echo(f"quarantined lines without a tenant: {stores['quarantined_without_tenant']}")
 
 
 def main() -> None:

@@ -304,7 +304,8 @@ def _memory_of(node: Node) -> str | None:
 
 
 def block(db: Database, tenant: str, target: Target, *, actor: str, now: datetime) -> BlockResult:
-    """Make everything `target` covers unusable at once and record it in the ledger.
+    """Make everything `target` covers unusable at once and record it in the ledger:
+    `request`, then `expand`.
 
     Two transactions. The first commits one request row to the ledger, which recall checks,
     so from then on no recall returns a covered record (this is the "at once": one insert).
@@ -313,6 +314,13 @@ def block(db: Database, tenant: str, target: Target, *, actor: str, now: datetim
     the request first. A second request for the same target adds no node rows (they are
     already in the ledger). Raises `NotFound` for a claim or source the tenant never held.
     """
+    result = request(db, tenant, target, actor=actor, now=now)
+    expand(db, result, actor=actor, now=now)
+    return result
+
+
+def request(db: Database, tenant: str, target: Target, *, actor: str, now: datetime) -> BlockResult:
+    """The first step of `block`: commit the request row; recall excludes from then on."""
     check_tenant(tenant)
     if not actor:
         raise BadInput("a forget request needs the actor who asked for it")
@@ -335,10 +343,15 @@ def block(db: Database, tenant: str, target: Target, *, actor: str, now: datetim
                 detail={"expanded": False},
             )  # fmt: skip
         )
-    result.request_seconds = time.perf_counter() - started
-    _expand(db, tenant, target, result, actor=actor, now=now)
-    result.seconds = time.perf_counter() - started
+    result.request_seconds = result.seconds = time.perf_counter() - started
     return result
+
+
+def expand(db: Database, result: BlockResult, *, actor: str, now: datetime) -> None:
+    """The second step of `block`: node rows and `blocked` statuses, in one transaction."""
+    started = time.perf_counter()
+    _expand(db, result.tenant, result.target, result, actor=actor, now=now)
+    result.seconds += time.perf_counter() - started
 
 
 def _check_exists(conn: Connection, target: Target) -> None:

@@ -4,18 +4,26 @@
 plain functions (tests, benchmarks); the Prefect flow (`flows/nightly.py`) passes the same
 stages wrapped as tasks, one task per stage per batch. Stages receive the small `Settings` and
 look up the heavy objects in `permem.runtime`.
+
+With `settings.workers` above 1 a batch is split after `prepare` into that many partitions by a
+stable hash of (tenant, account), so one subject's messages stay together. Extract, classify,
+redact and gate depend on nothing but a partition's messages and its tenants' state, so the
+`analyze` stage runs the four of them over each partition (the flow: one task per partition on
+a Dask worker); the proposals are merged back in the batch's message order before `validate`,
+and `load` and `index` stay single. The stored state is the same as with one worker.
 """
 
 from __future__ import annotations
 
 import contextlib
 import contextvars
+import hashlib
 import time
 import uuid
 from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -26,11 +34,13 @@ from permem.indexing import IndexResult, index_pending, sync_status
 from permem.logs import LogBatch, batches, read_log
 from permem.pipeline import LoadResult, Prepared, Proposal
 from permem.quality import BatchValidation
-from permem.records import Status
-from permem.runtime import runtime
+from permem.records import Message, Status
+from permem.runtime import analyzers, runtime
 from permem.settings import Settings
 
 STAGES = ("prepare", "extract", "classify", "redact", "gate", "validate", "load", "index")
+# With more than one worker these four run as one `analyze` call per partition of a batch.
+ANALYZED = ("extract", "classify", "redact", "gate")
 # After the last batch: scalar indexes of the vector index brought up to date once per run.
 FINAL_STAGE = "optimize_index"
 
@@ -98,6 +108,83 @@ def optimize_index_stage(settings: Settings) -> None:
     runtime(settings).index.ensure_scalar_indexes()
 
 
+@dataclass
+class Analysis:
+    """One partition of a batch through extract, classify, redact and gate."""
+
+    proposals: list[Proposal]
+    candidates: int
+    seconds: dict[str, float]
+
+
+def partition(prepared: Prepared, parts: int) -> list[Prepared]:
+    """The batch's messages split into at most `parts` non-empty partitions, in batch order.
+
+    A message goes to the partition that a stable hash of its (tenant, account) names, so a
+    subject's messages stay together whatever the process. Each partition carries only what
+    the analysis needs: its messages and the state of their tenants.
+    """
+    grouped: list[list[Message]] = [[] for _ in range(parts)]
+    for message in prepared.messages:
+        key = f"{message.tenant}\x1f{message.account}".encode()
+        digest = hashlib.blake2b(key, digest_size=8).digest()
+        grouped[int.from_bytes(digest, "big") % parts].append(message)
+    return [
+        Prepared(
+            batch=prepared.batch,
+            messages=messages,
+            record_only=[],
+            quarantined=[],
+            tenants={t: prepared.tenants[t] for t in sorted({m.tenant for m in messages})},
+            counts=Counter(),
+        )
+        for messages in grouped
+        if messages
+    ]
+
+
+def analyze_stage(settings: Settings, prepared: Prepared) -> Analysis:
+    """Extract, classify, redact and gate one partition, in any process.
+
+    The extractor and redactor are this process's (built from `settings` on first use; no
+    store is opened). The parses stay here: a spaCy `Doc` pickles with its whole vocabulary,
+    and nothing after the gate reads it.
+    """
+    extractor, redactor = analyzers(settings)
+    seconds: dict[str, float] = {}
+    started = time.perf_counter()
+    candidates = pipeline.extract(extractor, prepared)
+    seconds["extract"] = time.perf_counter() - started
+    started = time.perf_counter()
+    proposals = pipeline.classify_all(candidates)
+    seconds["classify"] = time.perf_counter() - started
+    started = time.perf_counter()
+    proposals = pipeline.redact(redactor, proposals)
+    seconds["redact"] = time.perf_counter() - started
+    started = time.perf_counter()
+    proposals = pipeline.gate(prepared, proposals)
+    seconds["gate"] = time.perf_counter() - started
+    for proposal in proposals:
+        proposal.candidate = replace(proposal.candidate, doc=None)
+    return Analysis(proposals, len(candidates), seconds)
+
+
+def analyze_partitions_stage(settings: Settings, partitions: list[Prepared]) -> list[Analysis]:
+    """`analyze_stage` over each partition in turn, in this process (the flow fans them out)."""
+    return [analyze_stage(settings, part) for part in partitions]
+
+
+def merge(prepared: Prepared, analyses: list[Analysis]) -> list[Proposal]:
+    """The partitions' proposals as one list in the batch's message order (a message's own
+    proposals keep the extractor's order: they all come from one partition)."""
+    position = {(m.tenant, m.message_id): i for i, m in enumerate(prepared.messages)}
+    proposals = [p for analysis in analyses for p in analysis.proposals]
+    return sorted(
+        proposals,
+        key=lambda p: position[(p.candidate.message.tenant, p.candidate.message.message_id)],
+    )
+
+
 DIRECT_STAGES: Mapping[str, Callable[..., Any]] = {
     "optimize_index": optimize_index_stage,
     "prepare": prepare_stage,
@@ -108,6 +195,7 @@ DIRECT_STAGES: Mapping[str, Callable[..., Any]] = {
     "validate": validate_stage,
     "load": load_stage,
     "index": index_stage,
+    "analyze": analyze_partitions_stage,
 }
 
 
@@ -124,6 +212,9 @@ class NightlySummary:
     origins: Counter[str] = field(default_factory=Counter)
     sensitivities: Counter[str] = field(default_factory=Counter)
     seconds: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))
+    # With workers: seconds each analyzed stage took inside the partitions, added up (CPU spent
+    # in parallel; the wall time of the fan-out is `seconds["analyze"]`).
+    worker_seconds: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))
     quarantined: list[dict[str, Any]] = field(default_factory=list)
     validations: list[dict[str, Any]] = field(default_factory=list)
 
@@ -155,6 +246,11 @@ class NightlySummary:
             "claims_by_origin": dict(self.origins),
             "claims_by_sensitivity": dict(self.sensitivities),
             "stage_seconds": {k: round(v, 3) for k, v in self.seconds.items()},
+            **(
+                {"worker_stage_seconds": {k: round(v, 3) for k, v in self.worker_seconds.items()}}
+                if self.worker_seconds
+                else {}
+            ),
             "quarantined": self.quarantined[:100],
         }
 
@@ -172,6 +268,8 @@ def run(
     through the stages before it; the two never touch the same objects, and a batch's index
     step always finishes before the next one starts. `after_stage` is called with each
     stage's name once it has finished (tests use it to interrupt a run between two stages).
+    With `settings.workers` above 1, `stages["analyze"]` takes the place of the `ANALYZED`
+    stages: it is called with the batch's partitions and returns their `Analysis`, in order.
     """
     summary = NightlySummary(logs=str(logs))
     progress = PROGRESS.get()
@@ -209,7 +307,10 @@ def run(
                 if batch is None:
                     break
                 summary.batches += 1
-                loaded = _through_load(step, summary, batch)
+                if settings.workers > 1:
+                    loaded = _through_load_partitioned(step, summary, batch, settings.workers)
+                else:
+                    loaded = _through_load(step, summary, batch)
                 finish_index(pending)
                 pending = (
                     _submit(stages["index"], background, settings, loaded[0], loaded[1]),
@@ -241,6 +342,31 @@ def _through_load(
     proposals: list[Proposal] = step("classify", candidates)
     proposals = step("redact", proposals)
     proposals = step("gate", prepared, proposals)
+    return _validate_and_load(step, summary, batch, prepared, proposals)
+
+
+def _through_load_partitioned(
+    step: Callable[..., Any], summary: NightlySummary, batch: LogBatch, workers: int
+) -> tuple[list[str], list[str]]:
+    """`_through_load` with extract, classify, redact and gate run per partition."""
+    prepared: Prepared = step("prepare", batch)
+    summary.counts.update(prepared.counts)
+    summary.counts["quarantined_lines"] += len(batch.quarantined)
+    analyses: list[Analysis] = step("analyze", partition(prepared, workers))
+    for analysis in analyses:
+        summary.counts["candidates"] += analysis.candidates
+        for name, seconds in analysis.seconds.items():
+            summary.worker_seconds[name] += seconds
+    return _validate_and_load(step, summary, batch, prepared, merge(prepared, analyses))
+
+
+def _validate_and_load(
+    step: Callable[..., Any],
+    summary: NightlySummary,
+    batch: LogBatch,
+    prepared: Prepared,
+    proposals: list[Proposal],
+) -> tuple[list[str], list[str]]:
     summary.add_proposals(proposals)
     validation: BatchValidation = step("validate", prepared, proposals)
     summary.validations.append(

@@ -25,7 +25,8 @@ from sqlalchemy.engine import Connection
 
 from lineage import NodeKind
 from permem import policy
-from permem.classify import Classification, classify
+from permem.classify import Classification
+from permem.classify import classify_all as classify_many
 from permem.extraction import Candidate, Extractor
 from permem.hashing import content_hash, subject_fingerprint
 from permem.indexing import enqueue
@@ -194,7 +195,7 @@ def extract(extractor: Extractor, prepared: Prepared) -> list[Candidate]:
 
 
 def classify_all(candidates: Sequence[Candidate]) -> list[Proposal]:
-    return [Proposal(candidate, classify(candidate)) for candidate in candidates]
+    return [Proposal(c, k) for c, k in zip(candidates, classify_many(candidates), strict=True)]
 
 
 def redact(redactor: Redactor, proposals: Sequence[Proposal]) -> list[Proposal]:
@@ -386,7 +387,9 @@ def _with_supersession(
             memories.c.status == Status.ACTIVE.value,
             sa.tuple_(memories.c.subject, memories.c.topic, memories.c.scope).in_(list(keys)),
         )
-        .order_by(memories.c.observed_at, memories.c.created_at)
+        # The id breaks ties (claims of one batch share `created_at`): which claim is the
+        # latest must not depend on the order rows were written in.
+        .order_by(memories.c.observed_at, memories.c.created_at, memories.c.id)
     ).all()  # fmt: skip
     for memory_id, subject, topic, scope, message_id in rows:
         latest[(subject, topic, scope)] = (memory_id, message_id)

@@ -23,13 +23,14 @@ from __future__ import annotations
 import re
 import uuid
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 import numpy as np
 import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.engine import Connection
 
 from permem import policy
@@ -217,35 +218,22 @@ def _blocked_ids(conn: Connection, records: Sequence[UserMemory]) -> set[str]:
     if not records:
         return set()
     ids = [str(r.id) for r in records]
-    blocked = set(
-        conn.execute(
-            sa.select(erasure_ledger.c.node_id).where(
-                erasure_ledger.c.node_kind == "memory", erasure_ledger.c.node_id.in_(ids)
-            )
-        ).scalars()
-    )
     subjects = {r.subject for r in records} | {r.subject.split(":", 1)[0] for r in records}
     sources = {r.source.message_id for r in records if r.source.message_id}
-    requests = conn.execute(
-        sa.select(
-            erasure_ledger.c.target_kind, erasure_ledger.c.target_id, erasure_ledger.c.blocked_at
-        ).where(
-            erasure_ledger.c.node_kind == "request",
-            sa.or_(
-                sa.and_(
-                    erasure_ledger.c.target_kind == "claim", erasure_ledger.c.target_id.in_(ids)
-                ),
-                sa.and_(
-                    erasure_ledger.c.target_kind == "source",
-                    erasure_ledger.c.target_id.in_(sources),
-                ),
-                sa.and_(
-                    erasure_ledger.c.target_kind == "subject",
-                    erasure_ledger.c.target_id.in_(subjects),
-                ),
-            ),
-        )
-    ).all()
+    ledger = erasure_ledger.c
+    found = conn.execute(
+        sa.select(ledger.node_kind, ledger.node_id, ledger.target_kind, ledger.target_id,
+                  ledger.blocked_at).where(sa.or_(
+            sa.and_(ledger.node_kind == "memory", ledger.node_id == _any(ids)),
+            sa.and_(ledger.node_kind == "request", sa.or_(
+                sa.and_(ledger.target_kind == "claim", ledger.target_id == _any(ids)),
+                sa.and_(ledger.target_kind == "source", ledger.target_id == _any(sources)),
+                sa.and_(ledger.target_kind == "subject", ledger.target_id == _any(subjects)),
+            )),
+        ))
+    ).all()  # fmt: skip
+    blocked = {node_id for node_kind, node_id, *_ in found if node_kind == "memory"}
+    requests = [(k, t, at) for node_kind, _, k, t, at in found if node_kind == "request"]
     if not requests:
         return blocked
     claims = {t for k, t, _ in requests if k == "claim"}
@@ -263,6 +251,11 @@ def _blocked_ids(conn: Connection, records: Sequence[UserMemory]) -> set[str]:
         ):
             blocked.add(str(r.id))
     return blocked
+
+
+def _any(values: Iterable[str]) -> sa.ColumnElement[Any]:
+    """`= ANY(:array)`: one bound array, one statement text whatever the number of values."""
+    return sa.func.any(sa.literal(sorted(values), ARRAY(sa.Text)))
 
 
 def is_factual_question(text: str, subject: str = "") -> bool:
@@ -329,8 +322,10 @@ class Recaller:
         self._db = db
         self._index = index
         self._embedder = embedder
+        self._salts: dict[str, bytes] = {}
 
     def recall(self, query: RecallQuery) -> RecallAnswer:
+        """Filter, rank, re-check and log (see the module docstring); two transactions."""
         answer = RecallAnswer(query.query_id)
         with tenant_transaction(self._db.app, query.tenant) as conn:
             denied = authorize(conn, query)
@@ -362,36 +357,40 @@ class Recaller:
                 survivors.append(record)
             else:
                 answer.filtered_out[reason] += 1
-        ranked = self._rank(query, survivors)
-        confirmed = self._recheck(query, [r for r, _ in ranked])
-        answer.records = [
-            Recalled(record, score, conflicts(query.text, record))
-            for record, score in ranked
-            if record.id in confirmed
-        ][: query.k]
-        answer.filtered_out["changed_while_ranking"] += len(ranked) - len(
-            [r for r, _ in ranked if r.id in confirmed]
-        )
+        ranked = self._rank(query, survivors, len(records))
         with tenant_transaction(self._db.app, query.tenant) as conn:
+            confirmed = self._recheck(conn, query, [r for r, _ in ranked])
+            answer.records = [
+                Recalled(record, score, conflicts(query.text, record))
+                for record, score in ranked
+                if record.id in confirmed
+            ][: query.k]
+            answer.filtered_out["changed_while_ranking"] += len(ranked) - len(
+                [r for r, _ in ranked if r.id in confirmed]
+            )
             self._log(conn, query, answer)
         return answer
 
     def _rank(
-        self, query: RecallQuery, survivors: list[UserMemory]
+        self, query: RecallQuery, survivors: list[UserMemory], subject_rows: int
     ) -> list[tuple[UserMemory, float]]:
+        """Score the survivors: exact vector search over the subject's rows (all of them, so no
+        id list has to be parsed; rows that did not survive the filter are dropped here), plus
+        the lexical signal."""
         if not survivors:
             return []
         vector = self._embedder.embed([query.text])[0]
-        ids = [str(r.id) for r in survivors]
-        similarity = dict(
-            self._index.search(
+        wanted = {str(r.id) for r in survivors}
+        similarity = {
+            memory_id: score
+            for memory_id, score in self._index.search(
                 vector,
                 tenant=query.tenant,
                 subject=query.subject,
-                k=len(ids),
-                where=_id_filter(ids),
+                k=max(subject_rows, len(survivors)),
             )
-        )
+            if memory_id in wanted
+        }
         missing = [r for r in survivors if str(r.id) not in similarity]
         if missing:  # committed but not indexed yet: the index lags, the ranking does not
             vectors = self._embedder.embed([r.claim for r in missing])
@@ -408,25 +407,32 @@ class Recaller:
         scored.sort(key=lambda pair: (-pair[1], str(pair[0].id)))
         return scored[: max(query.k * 2, query.k + 5)]
 
-    def _recheck(self, query: RecallQuery, ranked: list[UserMemory]) -> set[uuid.UUID]:
+    def _recheck(
+        self, conn: Connection, query: RecallQuery, ranked: list[UserMemory]
+    ) -> set[uuid.UUID]:
         """The ids among `ranked` that PostgreSQL still allows, read afresh."""
-        if not ranked:
+        if not ranked or _paused(conn, query.subject):
             return set()
-        with tenant_transaction(self._db.app, query.tenant) as conn:
-            if _paused(conn, query.subject):
-                return set()
-            rows = conn.execute(
-                sa.select(memories).where(memories.c.id.in_([r.id for r in ranked]))
-            ).mappings()
-            fresh = [record_from_row(r) for r in rows]
-            blocked = _blocked_ids(conn, fresh)
+        rows = conn.execute(
+            sa.select(memories).where(memories.c.id.in_([r.id for r in ranked]))
+        ).mappings()
+        fresh = [record_from_row(r) for r in rows]
+        blocked = _blocked_ids(conn, fresh)
         factual = is_factual_question(query.text, query.subject)
         return {
             r.id for r in fresh if str(r.id) not in blocked and exclusion(r, query, factual) is None
         }
 
+    def _salt(self, conn: Connection, tenant: str) -> bytes:
+        """The tenant's salt, read once per Recaller (a query may name a tenant with no memory
+        yet: it is registered then)."""
+        salt = self._salts.get(tenant)
+        if salt is None:
+            register_tenant(conn, tenant)
+            salt = self._salts[tenant] = tenant_salt(conn)
+        return salt
+
     def _log(self, conn: Connection, query: RecallQuery, answer: RecallAnswer) -> None:
-        register_tenant(conn, query.tenant)  # a query may name a tenant with no memory yet
         conn.execute(
             sa.insert(recall_log).values(
                 tenant=query.tenant,
@@ -435,15 +441,9 @@ class Recaller:
                 subject=query.subject,
                 purpose=query.purpose,
                 scope=query.scope,
-                query_hash=content_hash(tenant_salt(conn), query.text),
+                query_hash=content_hash(self._salt(conn, query.tenant), query.text),
                 returned_ids=[r.record.id for r in answer.records],
                 filtered_out=dict(answer.filtered_out),
                 denied=answer.denied,
             )
         )
-
-
-def _id_filter(ids: Sequence[str]) -> str:
-    from permem.stores.vectors import sql_string
-
-    return "id IN (" + ", ".join(sql_string(i) for i in ids) + ")"

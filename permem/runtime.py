@@ -97,6 +97,12 @@ def shared_redactor() -> Redactor:
 
 
 @functools.cache
+def shared_extractor() -> Extractor:
+    """One rule extractor per process (it holds the spaCy pipeline)."""
+    return RuleExtractor(load_pipeline())
+
+
+@functools.cache
 def build_embedder(name: str) -> Embedder:
     if name == "minilm":
         return MiniLMEmbedder()
@@ -119,6 +125,19 @@ def runtime(settings: Settings) -> Runtime:
         if found is None:
             found = _RUNTIMES[settings] = _build(settings)
         return found
+
+
+def analyzers(settings: Settings) -> tuple[Extractor, Redactor]:
+    """The extractor and redactor for `settings` in this process, without opening a store.
+
+    Those of the runtime built or installed here for `settings` when there is one; otherwise
+    (a nightly worker process, which only parses) the process's own, built on first use.
+    """
+    with _LOCK:
+        found = _RUNTIMES.get(settings)
+    if found is not None:
+        return found.extractor, found.redactor
+    return shared_extractor(), shared_redactor()
 
 
 def install(rt: Runtime) -> None:

@@ -335,6 +335,20 @@ def _rebuild_index(
     rebuild_index(rt.db, rt.index, rt.embedder)
 
 
+def _expire(
+    settings: Settings, _folder: Path, step: Mapping[str, Any], _report: ScenarioReport
+) -> None:
+    from permem.expiry import expire
+    from permem.runtime import runtime
+
+    try:
+        at = datetime.fromisoformat(str(step["at"]))
+    except (KeyError, ValueError):
+        raise BadInput(f"an expire step needs an RFC 3339 `at`, got {step.get('at')!r}") from None
+    rt = runtime(settings)
+    expire(rt.db, rt.index, at=at, session_hours=settings.session_hours)
+
+
 StepRunner = Callable[[Settings, Path, Mapping[str, Any], ScenarioReport], None]
 
 
@@ -351,6 +365,7 @@ STEPS: dict[str, StepRunner] = {
     "resume": lambda s, _f, step, _r: _set_paused(s, step, False),
     "forget": _forget,
     "rebuild-index": _rebuild_index,
+    "expire": _expire,
 }
 
 

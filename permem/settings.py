@@ -57,6 +57,22 @@ class Settings(BaseSettings):
         le=100_000,
         description="Log lines per nightly batch (one transaction and one task per stage each).",
     )
+    workers: int = Field(
+        default=1,
+        ge=1,
+        le=64,
+        description="Worker processes for the nightly run's extract, classify, redact and gate "
+        "stages (a Dask cluster, one partition of each batch per worker, split by tenant and "
+        "account). 1: every stage runs in the flow's own process.",
+    )
+
+    session_hours: float = Field(
+        default=12.0,
+        gt=0,
+        le=24 * 30,
+        description="Hours after which a session-only claim expires if its session was not "
+        "reported ended before.",
+    )
 
     @field_validator("home")
     @classmethod

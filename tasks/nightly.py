@@ -3,12 +3,18 @@
 Tasks receive the small `Settings` and batch data; engines and models stay in the process's
 runtime. Caching is off (inputs are large and runs must re-read the stored state); I/O stages
 retry, since a dropped connection should not cost the night.
+
+`on_dask` gives the `analyze` stage of a run with workers: one task per partition of a batch
+on a local Dask cluster (prefect-dask), whose worker processes build their own parser and
+redactor from the settings.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+import logging
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 from prefect import task
@@ -16,6 +22,7 @@ from prefect.artifacts import create_markdown_artifact
 from prefect.cache_policies import NO_CACHE
 
 from permem import nightly
+from permem.nightly import Analysis
 from permem.pipeline import Prepared, Proposal
 from permem.quality import BatchValidation
 from permem.settings import Settings
@@ -70,3 +77,59 @@ TASK_STAGES: Mapping[str, Callable[..., Any]] = {
     "index": _task("index", nightly.index_stage, io=True),
     "optimize_index": _task("optimize_index", nightly.optimize_index_stage, io=True),
 }
+
+# One partition of a batch through extract, classify, redact and gate (runs on a Dask worker).
+ANALYZE_PARTITION = _task("analyze", nightly.analyze_stage, io=False)
+
+
+@contextmanager
+def on_dask(workers: int) -> Iterator[Callable[[Settings, list[Prepared]], list[Analysis]]]:
+    """An `analyze` stage that runs each partition as a task on a local Dask cluster of
+    `workers` processes, one thread each, for as long as the context is open.
+
+    The workers are spawned, never forked: a fork of a process that has LanceDB or torch open
+    can hang. They open no store; only `prepare`, `validate`, `load` and `index` touch
+    PostgreSQL and LanceDB, in the flow's own process.
+    """
+    import dask
+    from prefect_dask import DaskTaskRunner
+
+    runner = DaskTaskRunner(
+        cluster_kwargs={
+            "n_workers": workers,
+            "threads_per_worker": 1,
+            "processes": True,
+            "host": "127.0.0.1",
+            # The scheduler serves HTTP in any case; a free port, so that two runs (or a
+            # Dask cluster of someone else) never meet on 8787.
+            "dashboard_address": "127.0.0.1:0",
+        }
+    )
+    # Dask logs every start and stop at INFO, here and in each worker; the run's own log is
+    # what matters.
+    dask_log = logging.getLogger("distributed")
+    saved = dask_log.level
+    dask_log.setLevel(logging.WARNING)
+    try:
+        config = {
+            "distributed.worker.multiprocessing-method": "spawn",
+            # In the workers' environment, read when they import Dask.
+            "distributed.nanny.pre-spawn-environ.DASK_LOGGING__DISTRIBUTED": "warning",
+        }
+        with dask.config.set(config), runner:
+
+            def analyze(settings: Settings, partitions: list[Prepared]) -> list[Analysis]:
+                futures = [
+                    runner.submit(ANALYZE_PARTITION, {"settings": settings, "prepared": part})
+                    for part in partitions
+                ]
+                return [future.result() for future in futures]
+
+            try:
+                yield analyze
+            finally:
+                # A worker that needs more than the nanny's 4 s to exit (freeing its models on
+                # a busy machine) is killed with a warning; it holds nothing to lose.
+                dask_log.setLevel(logging.ERROR)
+    finally:
+        dask_log.setLevel(saved)

@@ -4,7 +4,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from permem.classify import classify, sensitivity_of
+from permem.classify import classify, classify_all, sensitivity_of
 from permem.extraction import Candidate, Cue
 from permem.extraction.rules import RuleExtractor
 from permem.nlp import load_pipeline
@@ -180,6 +180,19 @@ def test_validity_is_resolved_against_the_message_time(extractor: RuleExtractor)
     classified = classify(plan)
     assert classified.valid_from == datetime(2026, 4, 1, tzinfo=UTC)
     assert classified.valid_from > TS + timedelta(days=1)
+
+
+def test_an_adherence_instruction_lasts_as_long_as_its_commitment(
+    extractor: RuleExtractor,
+) -> None:
+    found = claims(extractor, "also doing Whole30 until March 28, no sugar. don't let me cheat lol")
+    ends = {c.claim_text: k.valid_until for c, k in zip(found, classify_all(found), strict=True)}
+    assert ends["don't let me cheat"] == datetime(2026, 3, 29, tzinfo=UTC)
+    assert set(ends.values()) == {datetime(2026, 3, 29, tzinfo=UTC)}
+    # A standing instruction in a message with a bounded claim keeps no end.
+    found = claims(extractor, "I'm in Goa until March 25. Always answer in metric units")
+    ends = {c.claim_text: k.valid_until for c, k in zip(found, classify_all(found), strict=True)}
+    assert [end for text, end in ends.items() if "metric" in text] == [None]
 
 
 @pytest.mark.parametrize(

@@ -173,3 +173,38 @@ def test_residue_fails_verification_with_where_it_was_found(
         ForgetParams(tenant=TENANT, claim=str(uuid.uuid4()), requested_by="x"), return_state=True
     )
     assert bad.is_failed() and "no memory" in (bad.message or "")
+
+
+def test_the_deletion_commands_end_to_end(harness: None, env: Path, owner: sa.Engine) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from permem.cli import app
+
+    settings = _settings()
+    runner = CliRunner()
+
+    def run(*args: str) -> Any:
+        result = runner.invoke(app, [*args, "--json"])
+        assert result.exit_code == 0, result.stderr
+        return json.loads(result.stdout)
+
+    run("backup")
+    hold = run("hold", "--tenant", TENANT, "--subject", "ana", "--reason", "audit", "--by", "legal")
+    forgotten = run("forget", "--tenant", TENANT, "--subject", "ana")
+    assert forgotten["blocked"]["held"] > 0 and forgotten["verified"]["held"] > 0
+    run("release", "--tenant", TENANT, "--hold", hold["hold"], "--by", "legal")
+    verified = run("verify-erasure")
+    assert verified["residue"] == [] and verified["tenants"][TENANT]["held"] == 0
+    assert text_residue(owner, ANA_CANARIES) == []
+    erased = run("erase-backups")
+    assert erased["clean"] if "clean" in erased else erased["residue"] == []
+    rebuilt = run("rebuild-index")
+    assert rebuilt["indexed"] == 1
+    [path] = sorted(settings.backups_dir.rglob("*.pmbk"))  # re-sealed by the forget
+    restored = run("restore", str(path))
+    assert restored["restored"] == 0 and restored["already_present"] > 0
+    again = runner.invoke(app, ["release", "--tenant", TENANT, "--hold", hold["hold"], "--by", "x"])
+    assert again.exit_code == 2 and "already released" in again.stderr
+    assert {r.subject for r in controls.inspect(runtime(settings).db, TENANT)} == {"ben"}

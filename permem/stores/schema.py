@@ -217,6 +217,13 @@ erasure_ledger = Table(
     Index("ix_erasure_ledger_node", "tenant", "node_kind", "node_id"),
     Index("ix_erasure_ledger_hash", "tenant", "content_hash"),
     Index("ix_erasure_ledger_request", "tenant", "request_id"),
+    Index(
+        "ix_erasure_ledger_requests",
+        "tenant",
+        "target_kind",
+        "target_id",
+        postgresql_where=text("node_kind = 'request'"),
+    ),
 )
 
 legal_holds = Table(
