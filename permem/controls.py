@@ -181,6 +181,19 @@ def set_paused(
         )
 
 
+def subject_paused(conn: sa.Connection, subject: str) -> bool:
+    """Whether `subject`'s memory is paused: their own setting, or, for a third party
+    (`<account>:<relation>`), the account holder's. Recall, export and explain use this."""
+    holder = subject.split(":", 1)[0]
+    row = conn.execute(
+        sa.select(subject_settings.c.subject).where(
+            subject_settings.c.subject.in_({subject, holder}),
+            subject_settings.c.paused.is_(True),
+        )
+    ).first()
+    return row is not None
+
+
 def is_paused(db: Database, tenant: str, subject: str) -> bool:
     with tenant_transaction(db.app, tenant) as conn:
         value = conn.execute(

@@ -33,6 +33,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, RowMapping
 
 from lineage import Node, NodeKind, Relation
+from permem.controls import subject_paused
 from permem.errors import BadInput
 from permem.records import Origin, Status, UserMemory
 from permem.stores.database import Database, check_tenant, tenant_transaction
@@ -46,7 +47,6 @@ from permem.stores.schema import (
     memories,
     memory_events,
     sources,
-    subject_settings,
 )
 
 ExportFormat = Literal["json", "csv"]
@@ -289,19 +289,6 @@ def grants_over(conn: Connection, subject: str, now: datetime) -> list[dict[str,
         }
         for row in rows
     ]
-
-
-def subject_paused(conn: Connection, subject: str) -> bool:
-    """Whether recall treats `subject` as paused: their own setting, or, for a third party
-    (`<account>:<relation>`), the account holder's."""
-    holder = subject.split(":", 1)[0]
-    row = conn.execute(
-        sa.select(subject_settings.c.subject).where(
-            subject_settings.c.subject.in_({subject, holder}),
-            subject_settings.c.paused.is_(True),
-        )
-    ).first()
-    return row is not None
 
 
 def _subject_records(conn: Connection, subject: str) -> tuple[list[UserMemory], int]:

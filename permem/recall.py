@@ -34,6 +34,7 @@ from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.engine import Connection
 
 from permem import policy
+from permem.controls import subject_paused
 from permem.embedding import Embedder
 from permem.extraction import lexicon as lx
 from permem.hashing import content_hash, normalize
@@ -46,7 +47,7 @@ from permem.stores.database import (
     tenant_transaction,
 )
 from permem.stores.memories import record_from_row
-from permem.stores.schema import erasure_ledger, grants, memories, recall_log, subject_settings
+from permem.stores.schema import erasure_ledger, grants, memories, recall_log
 from permem.stores.vectors import VectorIndex
 
 # How much of the score is meaning (cosine) and how much shared words.
@@ -200,17 +201,6 @@ def authorize(conn: Connection, query: RecallQuery) -> str | None:
     )
 
 
-def _paused(conn: Connection, subject: str) -> bool:
-    holder = subject.split(":", 1)[0]
-    row = conn.execute(
-        sa.select(subject_settings.c.subject).where(
-            subject_settings.c.subject.in_({subject, holder}),
-            subject_settings.c.paused.is_(True),
-        )
-    ).first()
-    return row is not None
-
-
 def _blocked_ids(conn: Connection, records: Sequence[UserMemory]) -> set[str]:
     """Ids of `records` that a forget request covers: by its node rows, or, from the moment
     the request row committed (before its expansion), by the request itself: the claim, the
@@ -333,7 +323,7 @@ class Recaller:
                 answer.denied = denied
                 self._log(conn, query, answer)
                 return answer
-            if _paused(conn, query.subject):
+            if subject_paused(conn, query.subject):
                 rows: list[Any] = []
                 answer.filtered_out["subject_paused"] = conn.execute(
                     sa.select(sa.func.count())
@@ -411,7 +401,7 @@ class Recaller:
         self, conn: Connection, query: RecallQuery, ranked: list[UserMemory]
     ) -> set[uuid.UUID]:
         """The ids among `ranked` that PostgreSQL still allows, read afresh."""
-        if not ranked or _paused(conn, query.subject):
+        if not ranked or subject_paused(conn, query.subject):
             return set()
         rows = conn.execute(
             sa.select(memories).where(memories.c.id.in_([r.id for r in ranked]))
