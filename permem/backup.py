@@ -38,7 +38,6 @@ import hashlib
 import json
 import os
 import re
-import tempfile
 import time
 import uuid
 import zlib
@@ -58,6 +57,7 @@ from sqlalchemy.engine import Connection, Engine, RowMapping
 from lineage import Node, NodeKind, Relation
 from permem.errors import BadInput, CheckFailed, NotFound
 from permem.export import safe_name
+from permem.files import atomic_file
 from permem.indexing import enqueue
 from permem.records import Status
 from permem.stores.bulk import copy_insert
@@ -561,24 +561,8 @@ class _Lines:
 @contextmanager
 def _atomic_file(path: Path) -> Iterator[_Lines]:
     """Write `path` (mode 0600) so that it is either absent or complete."""
-    folder = path.parent
-    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            os.fchmod(fh.fileno(), 0o600)
-            yield _Lines(fh)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-    dir_fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(dir_fd)
-    finally:
-        os.close(dir_fd)
+    with atomic_file(path) as fh:
+        yield _Lines(fh)
 
 
 def _write_backup(

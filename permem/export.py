@@ -20,7 +20,6 @@ import hashlib
 import io
 import json
 import os
-import tempfile
 import uuid
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
@@ -35,6 +34,7 @@ from sqlalchemy.engine import Connection, RowMapping
 from lineage import Node, NodeKind, Relation
 from permem.controls import subject_paused
 from permem.errors import BadInput
+from permem.files import atomic_file
 from permem.records import Origin, Status, UserMemory
 from permem.stores.database import Database, check_tenant, tenant_transaction
 from permem.stores.lineage_store import EdgeRow, add_edges
@@ -428,24 +428,8 @@ def export_path(directory: Path, tenant: str, subject: str, export_id: uuid.UUID
 
 def _write_atomically(path: Path, content: bytes) -> None:
     """Write `content` to `path` (mode 0600) so that `path` is either absent or complete."""
-    folder = path.parent
-    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            os.fchmod(fh.fileno(), 0o600)
-            fh.write(content)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-    dir_fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(dir_fd)
-    finally:
-        os.close(dir_fd)
+    with atomic_file(path) as fh:
+        fh.write(content)
 
 
 def export_subject(
