@@ -20,8 +20,13 @@ from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from pydantic import BaseModel, Field
 
 from permem import nightly
+from permem.runtime import runtime
 from permem.settings import load_settings
+from permem.stores.database import exclusive_run
 from tasks.nightly import TASK_STAGES, on_dask
+
+# Nightly runs against one database serialise on this advisory lock; a second one exits at once.
+NIGHTLY_LOCK = "permem.nightly"
 
 
 class NightlyParams(BaseModel):
@@ -47,12 +52,18 @@ def nightly_extract(params: NightlyParams) -> dict[str, Any]:
         settings = settings.model_copy(update={"batch_size": params.batch_size})
     if params.workers is not None:
         settings = settings.model_copy(update={"workers": params.workers})
-    if settings.workers > 1:
-        with on_dask(settings.workers) as analyze:
-            stages = {**TASK_STAGES, "analyze": analyze}
-            summary = nightly.run(settings, Path(params.logs), stages=stages)
-    else:
-        summary = nightly.run(settings, Path(params.logs), stages=TASK_STAGES)
+    with exclusive_run(runtime(settings).db, NIGHTLY_LOCK) as held:
+        if not held:
+            # Another run is working through the logs; this one would only repeat its work.
+            message = "another nightly run holds the lock on this database; nothing done"
+            create_markdown_artifact(key="nightly-summary", markdown=f"# Skipped\n\n{message}")
+            return {"logs": params.logs, "skipped": message}
+        if settings.workers > 1:
+            with on_dask(settings.workers) as analyze:
+                stages = {**TASK_STAGES, "analyze": analyze}
+                summary = nightly.run(settings, Path(params.logs), stages=stages)
+        else:
+            summary = nightly.run(settings, Path(params.logs), stages=TASK_STAGES)
     report = summary.as_json()
     _publish(report)
     return report
@@ -69,6 +80,8 @@ def _publish(report: dict[str, Any]) -> None:
         {"measure": "paused subject skipped", "value": counts.get("paused_subject", 0)},
         {"measure": "candidates", "value": counts.get("candidates", 0)},
         {"measure": "claims stored", "value": counts.get("stored", 0)},
+        {"measure": "claims set aside by validation", "value": counts.get("set_aside", 0)},
+        {"measure": "messages refused by the database", "value": counts.get("load_refused", 0)},
         {"measure": "claims superseded", "value": counts.get("superseded", 0)},
         {"measure": "claims indexed", "value": counts.get("indexed", 0)},
         {"measure": "messages/s", "value": report["messages_per_second"]},

@@ -66,7 +66,6 @@ from permem.stores.database import (
     check_tenant,
     list_tenants,
     tenant_transaction,
-    unbound_transaction,
 )
 from permem.stores.lineage_store import EdgeRow, add_edges
 from permem.stores.memories import record_from_row
@@ -813,8 +812,7 @@ def backup_tenant(
 
 def backup_all(db: Database, directory: Path, *, actor: str, now: datetime) -> list[BackupResult]:
     """`backup_tenant` for every registered tenant, in name order."""
-    with unbound_transaction(db.app) as conn:
-        tenants = list_tenants(conn)
+    tenants = list_tenants(db)
     return [backup_tenant(db, t, directory, actor=actor, now=now) for t in tenants]
 
 
@@ -1172,8 +1170,7 @@ def erase_backups(
 ) -> EraseBackupsReport:
     """`erase_tenant_backups` for every registered tenant; `clean` is False when any block
     still holds erased data (the caller must fail loudly)."""
-    with unbound_transaction(db.app) as conn:
-        tenants = list_tenants(conn)
+    tenants = list_tenants(db)
     return EraseBackupsReport(
         [erase_tenant_backups(db, t, directory, now=now, retention=retention) for t in tenants]
     )

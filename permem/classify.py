@@ -4,6 +4,7 @@ sensitivity. Pure functions of the candidate; the write gate decides what to do 
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -11,13 +12,13 @@ from datetime import datetime
 
 from permem import policy
 from permem.extraction import Candidate, Cue
-from permem.extraction import lexicon as lx
+from permem.extraction.sensitive import PERSONAL, SPECIAL
 from permem.records import Kind, Origin, Role, Sensitivity
 from permem.temporal import resolve
 
 _OCCUPATION = re.compile(
     r"\b(?:i'm|i am|im|i work as|work as|working as|job as|career as)\s+(?:an?\s+)?"
-    r"(?:[a-z-]+\s+){0,2}(?:[a-z]+(?:er|or|ist|ian|ant|ent|ess)|nurse|chef|cook|pilot|"
+    r"(?:[a-z-]+\s+){0,2}(?:[a-z]{2,}(?:er|or|ist|ian|ant|ent|ess)|nurse|chef|cook|pilot|"
     r"surgeon|student|intern|trucker|barista|mechanic|plumber|electrician|carpenter|"
     r"pharmacist|paramedic|firefighter|cop|soldier|vet|ceo|cto|founder|freelancer)\b",
     re.IGNORECASE,
@@ -52,19 +53,29 @@ class Classification:
     passing_mention: bool
 
 
-def subject_of(account: str, about: str | None) -> str:
-    """The subject id: the account for the speaker, `<account>:<relation>` for a third party.
+def subject_of(speaker: str, about: str | None) -> str:
+    """The subject id: the speaker's own subject (the message's `subject`: the account, or
+    `<account>:<person>` on a shared account), `<speaker>:<relation>` for a third party.
 
     A third party has no account of their own here; the id keeps them apart from the speaker
-    (so recall for the speaker never returns them) without storing their name.
+    (so recall for the speaker never returns them) without storing their name. A third party
+    stays under the person who named them: on a shared account `alice:tom`'s "my wife" is
+    `alice:tom:wife`, apart from alice's own `alice:wife`, and the id still starts with the
+    account, so the account holder's pause and forget cover it.
     """
-    return account if about is None else f"{account}:{about}"
+    return speaker if about is None else f"{speaker}:{about}"
 
 
+@functools.lru_cache(maxsize=8192)
 def sensitivity_of(text: str) -> tuple[Sensitivity, frozenset[str]]:
-    """The strictest sensitivity the text carries, and every category seen."""
-    special = {name for name, pattern in lx.SPECIAL.items() if pattern.search(text)}
-    personal = {name for name, pattern in lx.PERSONAL.items() if pattern.search(text)}
+    """The strictest sensitivity the text carries, and every category seen.
+
+    The categories are sensitive.SPECIAL's (special) and sensitive.PERSONAL's plus `occupation`
+    (personal). Pure and cached: recall recomputes a stored claim's categories with it, since
+    the row keeps only the sensitivity (policy.may_serve).
+    """
+    special = {name for name, pattern in SPECIAL.items() if pattern.search(text)}
+    personal = {name for name, pattern in PERSONAL.items() if pattern.search(text)}
     if _OCCUPATION.search(text) and not _NOT_OCCUPATION.search(text):
         personal.add("occupation")
     if special:
@@ -77,7 +88,8 @@ def sensitivity_of(text: str) -> tuple[Sensitivity, frozenset[str]]:
 def origin_of(candidate: Candidate) -> Origin:
     """Only the user's own words give instructions or user facts (DESIGN.md)."""
     role = candidate.message.role
-    if role is not Role.USER:
+    # Text quoted or pasted into a user message is someone else's, like a document.
+    if role is not Role.USER or Cue.QUOTED in candidate.cues:
         return Origin.IMPORTED
     if Cue.CHOICE in candidate.cues:
         return Origin.OBSERVED_BEHAVIOR
@@ -143,7 +155,7 @@ def classify(candidate: Candidate) -> Classification:
     passing = candidate.kind in (Kind.EVENT, Kind.PLAN) or bool(_APPOINTMENT.search(text))
     return Classification(
         origin=origin,
-        subject=subject_of(message.account, candidate.about),
+        subject=subject_of(message.subject, candidate.about),
         scope=message.scope,
         purpose=message.purpose,
         observed_at=message.ts,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
 import os
 import sys
 import uuid
@@ -203,6 +204,9 @@ def nightly(
     if as_json:
         sys.stdout.write(json.dumps(report, ensure_ascii=False) + "\n")
         return
+    if "skipped" in report:
+        typer.echo(f"permem: {report['skipped']}", err=True)
+        return
     _print_summary(report)
 
 
@@ -211,13 +215,28 @@ def _count_lines(path: Path) -> int:
         return sum(1 for line in fh if line.strip())
 
 
-def _quiet_prefect() -> None:
-    """Offline and quiet defaults for the temporary Prefect server, unless set by the user."""
+def _prefect_defaults() -> None:
+    """Offline and quiet defaults for Prefect, unless set by the user. Set before any command
+    runs: Prefect reads them when it is first imported, which a command's imports may do."""
     os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
     os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
     # The temporary server needs ~10 s on an idle machine and much longer on a loaded one.
     os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "180")
     os.environ.setdefault("TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS", "")
+
+
+def _quiet_prefect() -> None:
+    """Before a flow runs in this process: Prefect's defaults, and its run logs kept off the
+    terminal."""
+    _prefect_defaults()
+    # Flow and task run logs (an expected failure's traceback among them) go to the run, where
+    # the UI shows them, not to the terminal: the command prints one line and its exit code.
+    # Prefect's config offers no override for `propagate`, so it is set once Prefect has
+    # configured logging (on import).
+    import prefect  # noqa: F401  # configures Prefect's logging
+
+    for name in ("prefect.flow_runs", "prefect.task_runs"):
+        logging.getLogger(name).propagate = False
 
 
 def _print_summary(report: dict[str, Any]) -> None:
@@ -440,9 +459,17 @@ def grant_access(
     purpose: Annotated[str, typer.Option("--purpose", help="For which declared purpose.")],
     expires: Annotated[str, typer.Option("--expires", help="Until when (RFC 3339).")],
     by: Annotated[str, typer.Option("--by", help="Who grants it (audited).")],
+    scope: Annotated[
+        str,
+        typer.Option(
+            "--scope",
+            help="Which claims: global (only global ones), workspace:<name> or "
+            "project:<name> (that scope and global ones), or all (every scope).",
+        ),
+    ] = "global",
     as_json: JsonFlag = False,
 ) -> None:
-    """Let an actor use a subject's memory for a purpose until a time (audited)."""
+    """Let an actor use a subject's memory for a purpose, in a scope, until a time (audited)."""
     from permem import grants
 
     try:
@@ -455,9 +482,10 @@ def grant_access(
     try:
         made = grants.grant(
             db, tenant, actor=actor, subject=subject, purpose=purpose, expires_at=expires_at,
-            granted_by=by, now=_now(),
+            granted_by=by, now=_now(), scope=scope,
         )  # fmt: skip
-        typer.echo(json.dumps({"grant": str(made.id)}) if as_json else f"grant {made.id}")
+        out = {"grant": str(made.id), "scope": made.scope, "purpose": made.purpose}
+        typer.echo(json.dumps(out) if as_json else f"grant {made.id} (scope {made.scope})")
     finally:
         db.dispose()
 
@@ -843,4 +871,5 @@ def status(as_json: JsonFlag = False) -> None:
 
 
 def main() -> None:
+    _prefect_defaults()
     app()

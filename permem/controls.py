@@ -15,7 +15,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from permem.errors import BadInput
 from permem.policy import POLICY_VERSION
-from permem.records import Confirmation, Kind, Origin, Sensitivity, SourceRef, Status, UserMemory
+from permem.records import Confirmation, Kind, Origin, SourceRef, Status, UserMemory
 from permem.states import STATUS_TRANSITIONS
 from permem.stores.database import (
     Database,
@@ -62,7 +62,7 @@ def quarantined(db: Database, tenant: str | None = None) -> list[dict[str, Any]]
     if tenant is None:
         with unbound_transaction(db.app) as conn:
             found.extend(dict(r) for r in conn.execute(query).mappings())
-            tenants = list_tenants(conn)
+        tenants = list_tenants(db)
     else:
         tenants = [tenant]
     for name in tenants:
@@ -85,7 +85,8 @@ def correct(
 
     The corrected record stays, with status `superseded`, as history. The new record is
     confirmed (the user typed it), redacted like any claim, keeps the old one's subject,
-    scope, purpose, kind and topic, and has no source message: its source is this request.
+    scope, purpose, kind and topic, takes the sensitivity of its own text (never the old
+    claim's), and has no source message: its source is this request.
     """
     from permem.classify import sensitivity_of
     from permem.runtime import shared_redactor
@@ -96,9 +97,10 @@ def correct(
     redacted = shared_redactor().redact(text).redacted
     with tenant_transaction(db.app, tenant) as conn:
         old = get_memory(conn, claim_id, for_update=True)
-        found, _ = sensitivity_of(text)
-        rank = [Sensitivity.NONE, Sensitivity.PERSONAL, Sensitivity.SPECIAL]
-        sensitivity = max(old.sensitivity, found, key=rank.index)
+        # Classification decides the sensitivity of a derived claim too: the correction's own
+        # text, not the claim it replaces ("I'm allergic to nuts" corrected to "I prefer
+        # tea" is no longer special; "I prefer tea" corrected to "I earn $90k" is finance).
+        sensitivity, _ = sensitivity_of(text)
         origin = Origin.EXPLICIT_INSTRUCTION if old.kind is Kind.INSTRUCTION else Origin.USER_FACT
         correction = UserMemory(
             tenant=tenant,
@@ -182,12 +184,15 @@ def set_paused(
 
 
 def subject_paused(conn: sa.Connection, subject: str) -> bool:
-    """Whether `subject`'s memory is paused: their own setting, or, for a third party
-    (`<account>:<relation>`), the account holder's. Recall, export and explain use this."""
-    holder = subject.split(":", 1)[0]
+    """Whether `subject`'s memory is paused: their own setting, or that of any subject it sits
+    under: the account holder's for a third party (`<account>:<relation>`), and on a shared
+    account the person's and the holder's (`alice:tom:wife` is paused by `alice:tom` and by
+    `alice`). Recall, export and explain use this."""
+    parts = subject.split(":")
+    covering = {":".join(parts[: i + 1]) for i in range(len(parts))}
     row = conn.execute(
         sa.select(subject_settings.c.subject).where(
-            subject_settings.c.subject.in_({subject, holder}),
+            subject_settings.c.subject.in_(covering),
             subject_settings.c.paused.is_(True),
         )
     ).first()

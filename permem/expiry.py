@@ -30,7 +30,7 @@ from permem import policy
 from permem.errors import BadInput
 from permem.records import Confirmation, Sensitivity, Status
 from permem.states import STATUS_TRANSITIONS
-from permem.stores.database import Database, list_tenants, tenant_transaction, unbound_transaction
+from permem.stores.database import Database, list_tenants, tenant_transaction
 from permem.stores.schema import memories, memory_events
 from permem.stores.vectors import VectorIndex
 
@@ -112,8 +112,7 @@ def expire(
     started = time.perf_counter()
     result = ExpireResult(at)
     if tenants is None:
-        with unbound_transaction(db.app) as conn:
-            tenants = list_tenants(conn)
+        tenants = list_tenants(db)
     sessions = list(ended_sessions)
     for tenant in tenants:
         result.tenants += 1

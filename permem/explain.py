@@ -24,6 +24,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from lineage import Node, NodeKind
+from permem.classify import sensitivity_of
 from permem.errors import BadInput
 from permem.export import (
     describe_source,
@@ -32,7 +33,8 @@ from permem.export import (
     provenance,
     source_metadata,
 )
-from permem.policy import EXCLUSIVE_TOPICS, PURPOSES, SESSION_TTL, usable_purposes
+from permem.grants import covers
+from permem.policy import EXCLUSIVE_TOPICS, PURPOSES, SESSION_TTL, may_serve
 from permem.records import Confirmation, Origin, Status, UserMemory
 from permem.states import CONFIRMATION_TRANSITIONS, STATUS_TRANSITIONS, is_usable
 from permem.stores.database import Database, tenant_transaction
@@ -159,7 +161,10 @@ def _subject_and_actors(conn: Connection, record: UserMemory, now: datetime) -> 
         may_use.append({"actor": holder, "basis": "the account holder, for a third party"})
     held = grants_over(conn, record.subject, now)
     for grant in held:
-        grant["covers_this_claim"] = record.purpose in usable_purposes(grant["purpose"])
+        # Recall's own rules: the grant's scope, and its purpose's use of this claim.
+        grant["covers_this_claim"] = covers([grant["scope"]], record.scope) and _serves(
+            grant["purpose"], record
+        )
         # Recall honours a grant only while it is active, and only for requests of its
         # purpose, which may use this claim only if that purpose may use the claim's purpose.
         grant["allows_use_now"] = grant["state"] == "active" and grant["covers_this_claim"]
@@ -203,11 +208,15 @@ def _source_and_origin(
     }
 
 
+def _serves(request_purpose: str, record: UserMemory) -> bool:
+    """Whether recall lets a request of `request_purpose` use the claim (policy.may_serve)."""
+    _, categories = sensitivity_of(record.claim)
+    return may_serve(request_purpose, record.purpose, record.sensitivity, categories)
+
+
 def _purpose_and_scope(record: UserMemory) -> dict[str, Any]:
     declared = PURPOSES.get(record.purpose)
-    requesters = sorted(
-        p for p in {*PURPOSES, record.purpose} if record.purpose in usable_purposes(p)
-    )
+    requesters = sorted(p for p in {*PURPOSES, record.purpose} if _serves(p, record))
     if record.scope == "global":
         scope_meaning = "global: usable in requests of every workspace and project"
     else:

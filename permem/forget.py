@@ -50,7 +50,6 @@ from permem.stores.database import (
     list_tenants,
     tenant_salt,
     tenant_transaction,
-    unbound_transaction,
 )
 from permem.stores.lineage_store import derivatives
 from permem.stores.schema import (
@@ -237,17 +236,16 @@ def _covered(conn: Connection, target: Target) -> tuple[list[sa.RowMapping], lis
         ).mappings().all()  # fmt: skip
         return list(found), list(found_sources)
     subject = target.value
-    own_sources = conn.execute(
-        sa.select(*source_columns).where(sources.c.account == subject)
-    ).mappings().all()  # fmt: skip
+    # The subject's own messages: every message of their account, or on a shared account the
+    # messages they spoke (`sources.subject`, migration 0008).
+    spoke = sa.or_(sources.c.account == subject, sources.c.subject == subject)
+    own_sources = conn.execute(sa.select(*source_columns).where(spoke)).mappings().all()
     found = conn.execute(
         sa.select(*columns).where(
             sa.or_(
                 memories.c.subject == subject,
                 memories.c.subject.like(f"{_escape_like(subject)}:%", escape="\\"),
-                memories.c.source_message_id.in_(
-                    sa.select(sources.c.message_id).where(sources.c.account == subject)
-                ),
+                memories.c.source_message_id.in_(sa.select(sources.c.message_id).where(spoke)),
             )
         )
     ).mappings().all()  # fmt: skip
@@ -904,5 +902,4 @@ def verify(
 
 def tenants_with_ledger(db: Database) -> list[str]:
     """Every tenant (the ledger is read per tenant, under row-level security)."""
-    with unbound_transaction(db.app) as conn:
-        return list_tenants(conn)
+    return list_tenants(db)

@@ -20,7 +20,7 @@ from lineage import Node, NodeKind, Relation
 from permem.embedding import Embedder, embed_unique
 from permem.records import Confirmation, Status, UserMemory
 from permem.stores.bulk import copy_insert
-from permem.stores.database import Database, list_tenants, tenant_transaction, unbound_transaction
+from permem.stores.database import Database, list_tenants, tenant_transaction
 from permem.stores.lineage_store import EdgeRow, add_edges
 from permem.stores.memories import record_from_row
 from permem.stores.schema import index_queue, memories
@@ -71,8 +71,7 @@ def index_pending(
     """Index every queued claim (see module docstring); returns what was done."""
     result = IndexResult()
     if tenants is None:
-        with unbound_transaction(db.app) as conn:
-            tenants = list_tenants(conn)
+        tenants = list_tenants(db)
     for tenant in tenants:
         while True:
             with tenant_transaction(db.app, tenant) as conn:
@@ -150,8 +149,7 @@ def rebuild_index(db: Database, index: VectorIndex, embedder: Embedder) -> Rebui
     started = time.perf_counter()
     result = RebuildResult()
     index.drop()
-    with unbound_transaction(db.app) as conn:
-        tenants = list_tenants(conn)
+    tenants = list_tenants(db)
     for tenant in tenants:
         result.tenants += 1
         with tenant_transaction(db.app, tenant) as conn:

@@ -27,12 +27,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from permem import pipeline
+from permem import batch_quarantine, pipeline
+from permem.batch_quarantine import Loaded
 from permem.errors import CheckFailed
 from permem.extraction import Candidate
 from permem.indexing import IndexResult, index_pending, sync_status
 from permem.logs import LogBatch, batches, read_log
-from permem.pipeline import LoadResult, Prepared, Proposal
+from permem.pipeline import Prepared, Proposal
 from permem.quality import BatchValidation
 from permem.records import Message, Status
 from permem.runtime import analyzers, runtime
@@ -51,11 +52,17 @@ PROGRESS: contextvars.ContextVar[Callable[[int], None] | None] = contextvars.Con
 
 
 class BatchRejected(CheckFailed):
-    """Great Expectations refused a batch; nothing of it was loaded."""
+    """Great Expectations found a systemic failure in a batch (`permem.quality`): none of its
+    claims is loaded; the run records its messages as processed and quarantined (see
+    `permem.batch_quarantine.hold_back`) and fails, and the next run moves past them."""
 
     def __init__(self, batch: int, validation: BatchValidation) -> None:
-        first = validation.failures[0] if validation.failures else "see the validation result"
-        super().__init__(f"batch {batch} failed validation and was not loaded: {first}")
+        reasons = validation.systemic or validation.failures
+        first = reasons[0] if reasons else "see the validation result"
+        super().__init__(
+            f"batch {batch} failed validation and was not loaded "
+            f"(its messages are quarantined): {first}"
+        )
         self.validation = validation
 
 
@@ -82,16 +89,20 @@ def gate_stage(settings: Settings, prepared: Prepared, proposals: list[Proposal]
 def validate_stage(
     settings: Settings, prepared: Prepared, proposals: list[Proposal]
 ) -> BatchValidation:
+    """Validate the batch's claims; raise `BatchRejected` only on a systemic failure (rows that
+    failed a row-level expectation are named in `set_aside` and dropped before the load)."""
     validation = pipeline.validate(prepared, proposals)
-    if not validation.success:
+    if not validation.loadable:
         raise BatchRejected(prepared.batch, validation)
     return validation
 
 
 def load_stage(
     settings: Settings, prepared: Prepared, proposals: list[Proposal], batch_id: uuid.UUID
-) -> LoadResult:
-    return pipeline.load(runtime(settings).db, prepared, proposals, batch_id)
+) -> Loaded:
+    """One transaction for the batch; if PostgreSQL refuses a value, the refused messages are
+    quarantined and the rest is loaded (`permem.batch_quarantine.load_isolating`)."""
+    return batch_quarantine.load_isolating(runtime(settings).db, prepared, proposals, batch_id)
 
 
 def index_stage(settings: Settings, tenants: list[str], superseded: list[str]) -> IndexResult:
@@ -367,18 +378,45 @@ def _validate_and_load(
     prepared: Prepared,
     proposals: list[Proposal],
 ) -> tuple[list[str], list[str]]:
+    """Validate, set aside the rows that failed, load the rest. On a systemic failure, record
+    the batch as held back (so the next run moves past it), then let `BatchRejected` fail the
+    run."""
+    try:
+        validation: BatchValidation = step("validate", prepared, proposals)
+    except BatchRejected as rejected:
+        held, refused = batch_quarantine.hold_back(prepared, proposals, rejected.validation)
+        summary.add_proposals(refused)
+        summary.validations.append(_validation_row(batch.number, rejected.validation))
+        summary.counts["held_back"] += len(prepared.messages)
+        _count_load(summary, held, step("load", held, refused, uuid.uuid4()))
+        raise
+    summary.validations.append(_validation_row(batch.number, validation))
+    prepared, proposals = batch_quarantine.set_aside(prepared, proposals, validation)
+    summary.counts["set_aside"] += len(validation.set_aside)
     summary.add_proposals(proposals)
-    validation: BatchValidation = step("validate", prepared, proposals)
-    summary.validations.append(
-        {"batch": batch.number, "success": validation.success, "evaluated": validation.evaluated}
-    )
-    loaded: LoadResult = step("load", prepared, proposals, uuid.uuid4())
-    summary.counts["stored"] += loaded.memories
-    summary.counts["superseded"] += len(loaded.superseded)
+    loaded: Loaded = step("load", prepared, proposals, uuid.uuid4())
+    _count_load(summary, prepared, loaded)
+    return sorted(prepared.tenants), loaded.result.superseded
+
+
+def _validation_row(batch: int, validation: BatchValidation) -> dict[str, Any]:
+    return {
+        "batch": batch,
+        "success": validation.success,
+        "evaluated": validation.evaluated,
+        "set_aside": len(validation.set_aside),
+        "systemic": list(validation.systemic),
+    }
+
+
+def _count_load(summary: NightlySummary, prepared: Prepared, loaded: Loaded) -> None:
+    summary.counts["stored"] += loaded.result.memories
+    summary.counts["superseded"] += len(loaded.result.superseded)
+    summary.counts["load_refused"] += len(loaded.refused)
     summary.quarantined.extend(
-        {"file": q.file, "line": q.line_no, "reason": q.reason} for q in prepared.quarantined
+        {"file": q.file, "line": q.line_no, "reason": q.reason}
+        for q in [*prepared.quarantined, *loaded.refused]
     )
-    return sorted(prepared.tenants), loaded.superseded
 
 
 def _submit(

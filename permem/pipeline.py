@@ -23,30 +23,29 @@ import pandas as pd
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from lineage import NodeKind
 from permem import policy
+from permem.arrivals import Arrival, Known, arrival_of, read_known
 from permem.classify import Classification
 from permem.classify import classify_all as classify_many
 from permem.extraction import Candidate, Extractor
 from permem.hashing import content_hash, subject_fingerprint
 from permem.indexing import enqueue
-from permem.logs import LogBatch, Quarantined
+from permem.logs import TURN_MAX, LogBatch, Quarantined, identifier_problem, storable
 from permem.policy import GateInput, GateOutcome
 from permem.quality import BatchValidation, validate_batch
 from permem.records import Confirmation, GateDecision, Message, SourceRef, Status, UserMemory
 from permem.redaction import Redactor
+from permem.redaction_secrets import carries_secret
 from permem.stores.bulk import copy_insert
 from permem.stores.database import Database, bind_tenant, register_tenant, tenant_salt
 from permem.stores.memories import append_memories, memory_rows
 from permem.stores.schema import (
-    erasure_ledger,
     gate_decisions,
     memories,
     memory_events,
     quarantine,
-    subject_settings,
 )
-from permem.stores.sources import append_sources, known_message_ids
+from permem.stores.sources import append_sources
 
 _NAMESPACE = uuid.UUID("6f1c8a52-3b0e-4c4f-9d55-1f1f5e0d7a11")
 
@@ -107,27 +106,23 @@ def _by_tenant(messages: Iterable[Message]) -> dict[str, list[Message]]:
 
 
 def prepare(db: Database, batch: LogBatch) -> Prepared:
-    """Drop what was already processed, incognito messages and duplicates; look up pauses,
-    erasures and salts. Registers new tenants (idempotent) and writes nothing else."""
+    """Sort the batch's messages (see `permem.arrivals`): new ones go on; those already
+    processed, erased or incognito are dropped; changed content under a processed message_id,
+    a duplicate id with other content and a message a forget request covers on arrival are
+    quarantined (a salted hash, never the text); a paused subject's messages are only recorded.
+    Looks the tenants' state up in a fixed number of queries per tenant, registers new tenants
+    (idempotent) and writes nothing else."""
     counts: Counter[str] = Counter(read=len(batch.messages), quarantined=len(batch.quarantined))
     quarantined = list(batch.quarantined)
     seen: dict[tuple[str, str], str] = {}
     unique: list[Message] = []
+    clashes: list[Message] = []
     for message in batch.messages:
         key = (message.tenant, message.message_id)
-        digest = content_hash(b"", message.text)
+        digest = content_hash(b"", message.text)  # compared in memory only, never stored
         if key in seen:
             if seen[key] != digest:
-                quarantined.append(
-                    Quarantined(
-                        file="<batch>",
-                        line_no=0,
-                        reason=f"duplicate message_id {message.message_id} with other content",
-                        content_hash=digest,
-                        tenant=message.tenant,
-                    )
-                )
-                counts["quarantined"] += 1
+                clashes.append(message)
             counts["duplicate"] += 1
             continue
         seen[key] = digest
@@ -136,58 +131,58 @@ def prepare(db: Database, batch: LogBatch) -> Prepared:
             continue
         unique.append(message)
 
+    grouped = _by_tenant(unique)
+    for message in clashes:
+        grouped.setdefault(message.tenant, [])
     tenants: dict[str, TenantState] = {}
     fresh: list[Message] = []
     record_only: list[Message] = []
     with db.app.begin() as conn:
-        for tenant, messages in _by_tenant(unique).items():
+        for tenant, messages in grouped.items():
             bind_tenant(conn, tenant)
             register_tenant(conn, tenant)
-            state = _tenant_state(conn, messages)
+            state, known = _tenant_state(conn, messages)
             tenants[tenant] = state
-            known = known_message_ids(conn, [m.message_id for m in messages])
             for message in messages:
-                if message.message_id in known:
-                    counts["already_processed"] += 1
-                elif message.message_id in state.erased_sources:
-                    counts["erased_source"] += 1
-                elif message.account in state.paused:
-                    counts["paused_subject"] += 1
-                    record_only.append(message)
-                else:
+                digest = content_hash(state.salt, message.text)
+                arrival, reason = arrival_of(message, digest, known)
+                if arrival is Arrival.NEW:
                     fresh.append(message)
+                    continue
+                counts[arrival.value] += 1
+                if arrival is Arrival.PAUSED:
+                    record_only.append(message)
+                elif reason is not None:
+                    quarantined.append(_set_aside(message, digest, reason))
+            for message in (m for m in clashes if m.tenant == tenant):
+                digest = content_hash(state.salt, message.text)
+                reason = f"duplicate message_id {message.message_id} with other content"
+                quarantined.append(_set_aside(message, digest, reason))
         for tenant in {q.tenant for q in quarantined if q.tenant} - tenants.keys():
             bind_tenant(conn, tenant)
             register_tenant(conn, tenant)
+    counts["quarantined"] = len(quarantined)
     counts["new"] = len(fresh)
     return Prepared(batch.number, fresh, record_only, quarantined, tenants, counts)
 
 
-def _tenant_state(conn: Connection, messages: Sequence[Message]) -> TenantState:
-    accounts = {m.account for m in messages}
-    state = TenantState(salt=tenant_salt(conn))
-    state.paused = set(
-        conn.execute(
-            sa.select(subject_settings.c.subject).where(
-                subject_settings.c.paused.is_(True),
-                sa.or_(
-                    subject_settings.c.subject.in_(accounts),
-                    *[subject_settings.c.subject.like(f"{a}:%") for a in accounts][:50],
-                ),
-            )
-        ).scalars()
+def _set_aside(message: Message, digest: str, reason: str) -> Quarantined:
+    """A quarantine entry for a message that was read but must not be processed: where it was
+    read, why, and its salted content hash (never its text)."""
+    file, line_no = message.log_line or ("<batch>", 0)
+    return Quarantined(file, line_no, reason, digest, message.tenant)
+
+
+def _tenant_state(conn: Connection, messages: Sequence[Message]) -> tuple[TenantState, Known]:
+    """The gate's view of the bound tenant and what its stores know of `messages`."""
+    known = read_known(conn, messages)
+    state = TenantState(
+        salt=tenant_salt(conn),
+        paused=known.paused,
+        erased_sources=known.erased_sources,
+        erased_hashes=known.erased_hashes,
     )
-    erased = conn.execute(
-        sa.select(
-            erasure_ledger.c.node_kind, erasure_ledger.c.node_id, erasure_ledger.c.content_hash
-        )
-    ).all()
-    for node_kind, node_id, digest in erased:
-        if node_kind == NodeKind.SOURCE.value:
-            state.erased_sources.add(node_id)
-        elif node_kind == NodeKind.MEMORY.value and digest:
-            state.erased_hashes.add(digest)  # subject-scoped claim fingerprints
-    return state
+    return state, known
 
 
 def extract(extractor: Extractor, prepared: Prepared) -> list[Candidate]:
@@ -202,7 +197,8 @@ def redact(redactor: Redactor, proposals: Sequence[Proposal]) -> list[Proposal]:
     """Mask direct identifiers in each claim (reusing the extractor's parse when it has one).
 
     The claim is the verbatim supporting span, so the redacted claim is also the redacted
-    evidence: no second copy of the source text is kept.
+    evidence: no second copy of the source text is kept. The entity types found are what the
+    gate learns of the claim's identifiers: a secret among them makes it reject the claim.
     """
     for proposal in proposals:
         candidate = proposal.candidate
@@ -246,6 +242,7 @@ def gate(prepared: Prepared, proposals: Sequence[Proposal]) -> list[Proposal]:
                 passing_mention=c.passing_mention,
                 one_off=c.one_off,
                 redacted=bool(proposal.entity_types),
+                secret=carries_secret(proposal.entity_types),
                 shortened=candidate.shortened,
                 content_words=policy.content_words(proposal.claim),
                 source_erased=message.message_id in state.erased_sources,
@@ -445,24 +442,29 @@ def _apply_supersession(
 
 
 def _store_quarantine(conn: Connection, items: Sequence[Quarantined], batch_id: uuid.UUID) -> int:
+    """Store the quarantine entries, idempotently (ids derive from where and why). Every entry
+    is storable whatever it came from: file and reason escaped, a tenant that breaks the
+    identifier rules stored as null."""
     stored = 0
     grouped: dict[str | None, list[Quarantined]] = defaultdict(list)
     for item in items:
-        grouped[item.tenant].append(item)
+        usable = item.tenant is not None and identifier_problem(item.tenant) is None
+        grouped[item.tenant if usable else None].append(item)
     for tenant, group in grouped.items():
         bind_tenant(conn, tenant)
-        rows = [
-            {
-                "id": stable_id("quarantine", q.file, str(q.line_no), q.content_hash, q.reason),
+        rows = []
+        for q in group:
+            file, reason, digest = storable(q.file), storable(q.reason), storable(q.content_hash)
+            line_no = min(max(q.line_no, 0), TURN_MAX)  # PostgreSQL `integer`
+            rows.append({
+                "id": stable_id("quarantine", file, str(line_no), digest, reason),
                 "tenant": tenant,
                 "batch_id": batch_id,
-                "file": q.file,
-                "line_no": q.line_no,
-                "reason": q.reason[:500],
-                "content_hash": q.content_hash,
-            }
-            for q in group
-        ]
+                "file": file,
+                "line_no": line_no,
+                "reason": reason,
+                "content_hash": digest,
+            })  # fmt: skip
         stored += len(copy_insert(conn, quarantine, rows, skip_conflicts=True, returning="id"))
     return stored
 

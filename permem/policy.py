@@ -10,21 +10,25 @@ are checked in order; the first that fires decides:
  1. incognito messages create nothing                                  reject  incognito
  2. a paused subject gets nothing new                                  reject  subject_paused
  3. what was erased is never re-created                                reject  erased_previously
- 4. assistant and system text is never evidence about the user         reject  not_user_evidence
- 5. instruction-like text from documents, tools or imports (poison)    reject  planted_instruction
- 6. other document or tool content is not about the user               reject  untrusted_content
- 7. a belief about the world is not a fact about the person            reject  belief_about_world
- 8. a hedged plan ("maybe", "thinking about") is not a plan, let alone a fact
+ 4. a credential is never remembered (permem.redaction_secrets)        reject  secret
+ 5. assistant and system text is never evidence about the user         reject  not_user_evidence
+ 6. instruction-like text from documents, tools, imports or quoted
+    text in a user message (poison)                                    reject  planted_instruction
+ 7. other document or tool content is not about the user               reject  untrusted_content
+ 8. text quoted, pasted, forwarded or fenced in a user message is not
+    the user's (permem.extraction.quoted)                              reject  quoted_content
+ 9. a belief about the world is not a fact about the person            reject  belief_about_world
+10. a hedged plan ("maybe", "thinking about") is not a plan, let alone a fact
                                                                        reject  hedged_plan
- 9. an inferred sensitive claim the user did not ask to keep       reject  inferred_sensitive
-10. nothing but identifiers and filler left after redaction        reject  nothing_left
-11. a passing mention of a special category (appointment, event)
-                                                                   reject  sensitive_passing_mention
-12. any other special-category claim not asked to be remembered        confirm special_category
-13. personal data the surface's purpose does not need, not asked for   confirm personal_not_needed
-14. imported profile fields stay unconfirmed evidence                   (accept, origin imported)
-15. a one-off exception ("just tonight", "for this trip only")         session_only one_off
-16. otherwise                                                          redact / shorten / accept
+11. an inferred sensitive claim the user did not ask to keep           reject  inferred_sensitive
+12. nothing but identifiers and filler left after redaction            reject  nothing_left
+13. a passing mention of a special category (appointment, event)
+                                                               reject  sensitive_passing_mention
+14. any other special-category claim not asked to be remembered        confirm special_category
+15. personal data the surface's purpose does not need, not asked for   confirm personal_not_needed
+16. imported profile fields stay unconfirmed evidence                   (accept, origin imported)
+17. a one-off exception ("just tonight", "for this trip only")         session_only one_off
+18. otherwise                                                          redact / shorten / accept
 
 A claim the user explicitly asked to remember ("please remember that ...") is stored as
 confirmed. Corrections are applied after the gate: a standing claim on an exclusive topic
@@ -39,9 +43,10 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from permem.extraction import Cue
+from permem.extraction.sensitive import SPECIAL
 from permem.records import Confirmation, GateDecision, Kind, Origin, Role, Sensitivity, Status
 
-POLICY_VERSION = "gate-2026.11.1"
+POLICY_VERSION = "gate-2026.12.1"
 
 # How long a session-only claim may live when its session's end is not reported.
 SESSION_TTL = timedelta(hours=12)
@@ -79,7 +84,9 @@ class Purpose:
 # personal data is kept without confirmation only where that purpose needs its category. A
 # request may use claims of its own purpose and of the purposes listed in `may_use`: the
 # coaching surfaces also use the general assistant's tastes and instructions; marketing and
-# support use nothing but their own.
+# support use nothing but their own. Special-category claims go no further than their own
+# purpose and the purposes that declare their category (`may_serve`). Grants name one of
+# these purposes (permem/grants.py refuses any other).
 PURPOSES: Mapping[str, Purpose] = {
     "assistant": Purpose("the general assistant: tone, format, tastes, standing instructions"),
     "budget_coach": Purpose("budgeting help", frozenset({"finance"}), frozenset({"assistant"})),
@@ -126,6 +133,38 @@ def usable_purposes(purpose: str) -> frozenset[str]:
     return frozenset({purpose}) | (declared.may_use if declared else frozenset())
 
 
+# The categories that bind a claim to the purposes declared for them: GDPR art. 9, criminal
+# records, precise location and children (extraction/sensitive.py says why each is there).
+SPECIAL_CATEGORIES: frozenset[str] = frozenset(SPECIAL)
+
+
+def may_serve(
+    request_purpose: str,
+    claim_purpose: str,
+    sensitivity: Sensitivity,
+    categories: frozenset[str],
+) -> bool:
+    """Whether a request made for `request_purpose` may use a claim kept for `claim_purpose`.
+
+    Every claim needs its purpose among `usable_purposes(request_purpose)`. A special-category
+    claim (stored as `special`, or carrying a category of SPECIAL_CATEGORIES) further serves
+    only its own purpose or a purpose that declares every special category it carries:
+    `may_use` never carries it on (travel uses the assistant's claims, not an assistant-kept
+    allergy; health_coach declares health and may). A special claim whose category is not
+    recognised serves only its own purpose. A grant never widens this: a grantee's request is
+    made for the grant's purpose and judged here like any other.
+    """
+    if claim_purpose not in usable_purposes(request_purpose):
+        return False
+    if claim_purpose == request_purpose:
+        return True
+    special = categories & SPECIAL_CATEGORIES
+    if not special and sensitivity is not Sensitivity.SPECIAL:
+        return True
+    declared = PURPOSES.get(request_purpose)
+    return bool(special) and declared is not None and special <= declared.categories
+
+
 # Topics on which one standing statement replaces the previous one.
 EXCLUSIVE_TOPICS = frozenset(
     {"diet", "phone", "payday", "reply_language", "units", "spelling", "home", "job"}
@@ -155,6 +194,7 @@ class GateInput:
     passing_mention: bool
     one_off: bool
     redacted: bool
+    secret: bool  # the redactor found a credential in the claim (permem.redaction_secrets)
     shortened: bool
     content_words: int
     source_erased: bool
@@ -193,10 +233,17 @@ def decide(item: GateInput) -> GateOutcome:
         return _reject("subject_paused")
     if item.source_erased or item.hash_erased:
         return _reject("erased_previously")
+    if item.secret:
+        # Before every content rule: whatever else the claim is, a credential is never kept,
+        # not even masked (the rest of the sentence is about using it).
+        return _reject("secret")
     if item.role in (Role.ASSISTANT, Role.SYSTEM):
         return _reject("not_user_evidence", f"role:{item.role.value}")
     if Cue.PLANTED in item.cues:
         return _reject("planted_instruction", f"role:{item.role.value}")
+    if Cue.QUOTED in item.cues:
+        # Quoted, pasted or forwarded text in a user message is a document inside it.
+        return _reject("quoted_content", f"role:{item.role.value}")
     if item.role in (Role.DOCUMENT, Role.TOOL):
         return _reject("untrusted_content", f"role:{item.role.value}")
     if item.role is Role.IMPORT and Cue.IMPORT_FIELD not in item.cues:

@@ -2,9 +2,32 @@
 
 A batch is a pandas frame whose columns are `BATCH_COLUMNS`, one row per claim, as
 `permem.stores.memories` would insert it. `validate_batch` runs the `permem_claim_batch` suite on
-it and returns a `BatchValidation`; a batch that fails is not loaded, and its JSON `result` is the
-artifact the flow keeps. Neither the result nor the failure lines ever repeat a claim's text: the
-identifier check exists because that text may hold an e-mail address or a card number.
+it and returns a `BatchValidation` that says, for every failed expectation, whether it sets rows
+aside or fails the batch. Neither the result nor the failure lines ever repeat a claim's text:
+the identifier check exists because that text may hold an e-mail address or a card number.
+
+Which failures set rows aside, and which fail the batch:
+
+- **Row-level** (`ROW_LEVEL_EXPECTATIONS`): a value in a row is wrong: a required column is null,
+  a value is outside its set or range, a pair of columns is out of order, the claim matches an
+  identifier pattern, or an id is not unique. The suite asks GX for the COMPLETE list of the
+  offending rows' ids (not its partial list of 20), and `BatchValidation.set_aside` maps each
+  offending claim id to the expectations it failed. Those claims are not stored; the rest of the
+  batch loads (`permem.batch_quarantine.set_aside`: each one becomes a `reject` gate decision
+  with reason `validation:<expectation>` and a `quarantine` row, so a re-run does not retry it).
+- **Systemic** (`BatchValidation.systemic`): the table-columns expectation (the batch has not
+  the loader's shape), an expectation that raised instead of answering, offending rows that
+  cannot be named by id, or more offending rows than the batch can lose: more than
+  `SYSTEMIC_SHARE` (20 %) of its rows AND more than `SYSTEMIC_MIN_ROWS` (10) rows. So many bad
+  rows mean a stage upstream is broken, not that a few lines are unlucky. The batch fails
+  (`permem.nightly.BatchRejected`, the flow run fails, the CLI exits 1), and its messages are
+  recorded as processed without claims and quarantined with the reason, so the next run moves
+  past them instead of stopping at the same place.
+
+`success` says whether every expectation was met; `loadable` whether the batch may load (after
+its set-aside rows are removed). The JSON `result` is the artifact the flow keeps: GX's own
+description (with the long per-row lists dropped), plus `set_aside`, `systemic` and the
+thresholds.
 
 Great Expectations objects (an ephemeral context, a pandas data source, asset, batch definition,
 suite and validation definition) are built once per process and reused by every call. Measured
@@ -19,7 +42,8 @@ import functools
 import json
 import threading
 import time
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Final
 
@@ -53,12 +77,24 @@ from great_expectations.expectations.core.expect_table_columns_to_match_set impo
 )
 from great_expectations.expectations.expectation import Expectation
 
+from permem.quality_findings import (
+    COMPLETE_LISTS,
+    ROW_LEVEL_EXPECTATIONS,
+    SYSTEMIC_MIN_ROWS,
+    SYSTEMIC_SHARE,
+    failure_line,
+    split_failures,
+    without_claim_values,
+)
 from permem.records import Confirmation, Kind, Origin, Sensitivity, Status
 
 __all__ = [
     "BATCH_COLUMNS",
     "IDENTIFIER_PATTERNS",
+    "ROW_LEVEL_EXPECTATIONS",
     "SUITE_NAME",
+    "SYSTEMIC_MIN_ROWS",
+    "SYSTEMIC_SHARE",
     "SUITE_VERSION",
     "BatchValidation",
     "validate_batch",
@@ -159,38 +195,30 @@ IDENTIFIER_PATTERNS: Final[tuple[str, ...]] = (
     r"(?i:[?&][\w.-]*(?:token|key|secret|password|passwd|pwd|signature)=[^\s&#]+)",
 )
 
-# The claim column is the one column whose values are never copied into a result.
-_CLAIM = "claim"
-# Result fields without values: what may be kept of an expectation on the claim column.
-_VALUE_FREE_FIELDS: Final = frozenset(
-    {
-        "element_count",
-        "unexpected_count",
-        "unexpected_percent",
-        "unexpected_percent_total",
-        "unexpected_percent_nonmissing",
-        "missing_count",
-        "missing_percent",
-        "unexpected_index_column_names",
-    }
-)
-_INDEX_LISTS: Final = ("partial_unexpected_index_list", "unexpected_index_list")
-_EXAMPLES: Final = 3
-_EXAMPLE_CHARS: Final = 80
-
 # One validation at a time: the GX objects are shared and not documented as thread-safe.
 _RUN_LOCK = threading.Lock()
 
 
 @dataclass(frozen=True)
 class BatchValidation:
-    """The outcome of validating one batch; `result` is JSON-able and free of claim text."""
+    """The outcome of validating one batch; `result` is JSON-able and free of claim text.
+
+    `success`: every expectation met. `failures`: one line per failed expectation. `set_aside`:
+    claim id -> the row-level expectations that claim failed. `systemic`: the failure lines that
+    fail the whole batch; when there is none the batch is `loadable` without its set-aside rows.
+    """
 
     success: bool
     evaluated: int
     failures: tuple[str, ...]
     result: dict[str, Any]
     seconds: float
+    set_aside: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    systemic: tuple[str, ...] = ()
+
+    @property
+    def loadable(self) -> bool:
+        return not self.systemic
 
 
 def _expectations() -> list[Expectation]:
@@ -218,7 +246,7 @@ def _expectations() -> list[Expectation]:
             or_equal=True,
             ignore_row_if="either_value_is_missing",
         ),
-        ExpectColumnValuesToNotMatchRegexList(column=_CLAIM, regex_list=list(IDENTIFIER_PATTERNS)),
+        ExpectColumnValuesToNotMatchRegexList(column="claim", regex_list=list(IDENTIFIER_PATTERNS)),
         ExpectColumnValuesToBeUnique(column="id"),
     ]
     return expectations
@@ -254,7 +282,8 @@ def _claim_batch_definition() -> gx.ValidationDefinition:
 
 
 def validate_batch(frame: pd.DataFrame) -> BatchValidation:
-    """Run the `permem_claim_batch` suite on `frame`; load the batch only if `success`.
+    """Run the `permem_claim_batch` suite on `frame`; say which rows failed and whether the rest
+    may load (see the module docstring).
 
     An empty frame is valid and costs nothing. Missing or unknown columns fail the batch (and
     the expectations on missing ones) rather than raise. The first call in a process also builds
@@ -270,7 +299,8 @@ def validate_batch(frame: pd.DataFrame) -> BatchValidation:
             seconds=time.perf_counter() - started,
         )
     result_format: dict[str, Any] = {
-        "result_format": "SUMMARY",
+        # COMPLETE: every offending row's id, not the first 20 (they are all set aside).
+        "result_format": "COMPLETE",
         "partial_unexpected_count": 20,
         # A query string would spell out the failing rows' index; the ids say it better.
         "return_unexpected_index_query": False,
@@ -289,17 +319,26 @@ def validate_batch(frame: pd.DataFrame) -> BatchValidation:
         if message is not None:
             entry["exception_info"] = {"raised_exception": True, "exception_message": message}
     # A round trip through JSON leaves plain types only (describe_dict() yields numpy strings).
-    result = _without_claim_values(json.loads(json.dumps(described)))
+    result = without_claim_values(json.loads(json.dumps(described)))
+    set_aside, systemic = split_failures(result["expectations"], len(frame.index))
+    for entry in result["expectations"]:
+        for key in COMPLETE_LISTS:
+            (entry.get("result") or {}).pop(key, None)
     result["suite_name"] = SUITE_NAME
     result["suite_version"] = SUITE_VERSION
+    result["set_aside"] = [{"id": key, "expectations": list(v)} for key, v in set_aside.items()]
+    result["systemic"] = list(systemic)
+    result["systemic_threshold"] = {"share": SYSTEMIC_SHARE, "rows": SYSTEMIC_MIN_ROWS}
     return BatchValidation(
         success=bool(result["success"]),
         evaluated=int(result["statistics"]["evaluated_expectations"]),
         failures=tuple(
-            _failure_line(entry) for entry in result["expectations"] if not entry["success"]
+            failure_line(entry) for entry in result["expectations"] if not entry["success"]
         ),
         result=result,
         seconds=time.perf_counter() - started,
+        set_aside=set_aside,
+        systemic=systemic,
     )
 
 
@@ -344,81 +383,7 @@ def _empty_result() -> dict[str, Any]:
         "expectations": [],
         "suite_name": SUITE_NAME,
         "suite_version": SUITE_VERSION,
+        "set_aside": [],
+        "systemic": [],
+        "systemic_threshold": {"share": SYSTEMIC_SHARE, "rows": SYSTEMIC_MIN_ROWS},
     }
-
-
-def _without_claim_values(described: dict[str, Any]) -> dict[str, Any]:
-    """Drop every value of the claim column from a `describe_dict()` result, keep counts and ids."""
-    result: dict[str, Any] = dict(described)
-    entries: list[dict[str, Any]] = []
-    for entry in result["expectations"]:
-        if entry["kwargs"].get("column") == _CLAIM and "result" in entry:
-            found = entry["result"]
-            kept = {key: value for key, value in found.items() if key in _VALUE_FREE_FIELDS}
-            for key in _INDEX_LISTS:
-                if key in found:
-                    kept[key] = [_without_claim(row) for row in found[key]]
-            entry = {**entry, "result": kept}
-        if entry["kwargs"].get("column") == _CLAIM and "exception_info" in entry:
-            # An error message may quote the value it failed on.
-            entry["exception_info"] = {
-                "raised_exception": True,
-                "exception_message": "withheld: it may quote a claim",
-            }
-        entries.append(entry)
-    result["expectations"] = entries
-    return result
-
-
-def _without_claim(row: Any) -> Any:
-    # A row is {"claim": value, "id": ...} with ids, or a bare position without them.
-    if isinstance(row, dict):
-        return {key: value for key, value in row.items() if key != _CLAIM}
-    return row
-
-
-def _failure_line(entry: dict[str, Any]) -> str:
-    """One line naming the expectation, its columns and what went wrong, without claim text."""
-    kwargs = entry["kwargs"]
-    columns = [kwargs[key] for key in ("column", "column_A", "column_B") if key in kwargs]
-    head = (
-        f"{entry['expectation_type']}({', '.join(columns)})"
-        if columns
-        else entry["expectation_type"]
-    )
-    exception = entry.get("exception_info") or {}
-    if exception.get("raised_exception"):
-        return f"{head}: could not run: {exception.get('exception_message')}"
-    found = entry.get("result") or {}
-    if "unexpected_count" in found:
-        line = f"{head}: {found['unexpected_count']} unexpected of {found['element_count']} rows"
-        if _CLAIM in columns:
-            rows = [_row_label(row) for row in found.get("partial_unexpected_index_list", [])]
-            return f"{line}, rows {_examples(rows)}" if rows else line
-        values = found.get("partial_unexpected_list", [])
-        return f"{line}, e.g. {_examples(values)}" if values else line
-    mismatched = (found.get("details") or {}).get("mismatched")
-    if isinstance(mismatched, dict):
-        return f"{head}: " + "; ".join(
-            f"{kind} columns {sorted(names)}" for kind, names in mismatched.items()
-        )
-    return f"{head}: observed {found.get('observed_value')!r}"
-
-
-def _row_label(row: Any) -> str:
-    if isinstance(row, dict) and "id" in row:
-        return str(row["id"])
-    return str(row)
-
-
-def _examples(values: list[Any]) -> str:
-    distinct: list[str] = []
-    for value in values:
-        text = repr(value)
-        if len(text) > _EXAMPLE_CHARS:
-            text = text[: _EXAMPLE_CHARS - 3] + "..."
-        if text not in distinct:
-            distinct.append(text)
-        if len(distinct) == _EXAMPLES:
-            break
-    return "[" + ", ".join(distinct) + "]"

@@ -2,12 +2,18 @@
 
 1. **Authorize** the actor: the subject themself, the account holder for a third party they
    told us about (`<account>:<relation>`), or the holder of an explicit, unexpired, unrevoked
-   grant for this subject and purpose. Otherwise the answer is `denied`, with the reason.
+   grant for this subject and purpose. Otherwise the answer is `denied`, with the reason. A
+   grantee sees only the claim scopes its grants cover (permem/grants.py: `global` covers
+   global claims, a named scope that scope and global claims, `*` every scope).
 2. **Filter** in PostgreSQL (tenant by row-level security): the subject's claims that are
    `active` (or `session_only` in the query's own session), not awaiting or refused
-   confirmation, valid at the query's time, in the query's scope or `global`, of a purpose the
-   request's purpose may use, of a subject that is not paused, and absent from the erasure
-   ledger. A factual question (“is MSG safe to eat?”) gets no biographical claims (facts,
+   confirmation, valid at the query's time, in the query's scope or `global` (and in the
+   scopes the grant covers), of a purpose the request's purpose may use, of a subject that is
+   not paused, and absent from the erasure ledger. A special-category claim serves only its
+   own purpose or one that declares its category (policy.may_serve); the row keeps only the
+   sensitivity, so the categories are recomputed from the claim text (classify.sensitivity_of:
+   cached regexes; a `special` row with no recognised category serves only its own purpose).
+   A factual question (“is MSG safe to eat?”) gets no biographical claims (facts,
    events, plans): objective truth is not personalized.
 3. **Rank** only the survivors: exact cosine similarity from the vector index (prefiltered to
    exactly those ids; claims the index does not hold yet are embedded on the spot), blended
@@ -21,6 +27,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 import uuid
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -34,10 +41,13 @@ from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.engine import Connection
 
 from permem import policy
+from permem.classify import sensitivity_of
 from permem.controls import subject_paused
 from permem.embedding import Embedder
 from permem.extraction import lexicon as lx
+from permem.grants import covers
 from permem.hashing import content_hash, normalize
+from permem.logs import identifier_problem, parse_ts, unstorable_problem
 from permem.records import Confirmation, Kind, Status, UserMemory
 from permem.stores.database import (
     Database,
@@ -76,6 +86,9 @@ _STOP = frozenset(
 )
 
 
+_IDENTIFIERS = ("tenant", "actor", "subject", "scope")
+
+
 @dataclass(frozen=True, slots=True)
 class RecallQuery:
     query_id: str
@@ -98,28 +111,37 @@ def parse_query(obj: Any) -> RecallQuery:
         value = obj.get(name)
         if not isinstance(value, str) or (name != "text" and not value.strip()):
             raise ValueError(f"field {name} must be a non-empty string")
-    if not _SCOPE.match(obj["scope"]):
+        problem = unstorable_problem(value)
+        if problem:
+            raise ValueError(f"field {name} {problem}")
+    # The log's identifier rules (permem.logs), so a query names people as the log does.
+    fields = {name: unicodedata.normalize("NFC", obj[name]) for name in _IDENTIFIERS}
+    for name, value in fields.items():
+        problem = identifier_problem(value)
+        if problem:
+            raise ValueError(f"field {name} {problem}")
+    if not _SCOPE.match(fields["scope"]):
         raise ValueError("field scope must be global, workspace:<name> or project:<name>")
-    try:
-        ts = datetime.fromisoformat(obj["ts"])
-    except ValueError:
-        raise ValueError("field ts is not an RFC 3339 timestamp") from None
-    if ts.tzinfo is None:
-        raise ValueError("field ts has no timezone offset")
+    ts = parse_ts(obj["ts"])
     k = obj.get("k", 5)
     if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= MAX_K:
         raise ValueError(f"field k must be an integer from 1 to {MAX_K}")
     session = obj.get("session")
-    if session is not None and not isinstance(session, str):
-        raise ValueError("field session must be a string")
-    check_tenant(obj["tenant"])
+    if session is not None:
+        if not isinstance(session, str):
+            raise ValueError("field session must be a string")
+        session = unicodedata.normalize("NFC", session)
+        problem = identifier_problem(session)
+        if problem:
+            raise ValueError(f"field session {problem}")
+    check_tenant(fields["tenant"])
     return RecallQuery(
         query_id=obj["query_id"],
-        tenant=obj["tenant"],
-        actor=obj["actor"],
-        subject=obj["subject"],
+        tenant=fields["tenant"],
+        actor=fields["actor"],
+        subject=fields["subject"],
         purpose=obj["purpose"],
-        scope=obj["scope"],
+        scope=fields["scope"],
         ts=ts,
         text=obj["text"],
         k=k,
@@ -172,29 +194,47 @@ class RecallAnswer:
         }
 
 
-def authorize(conn: Connection, query: RecallQuery) -> str | None:
-    """None when the actor may read the subject's memory for this purpose; else why not.
+@dataclass(frozen=True, slots=True)
+class Access:
+    """What an authorized actor may read of the subject's memory: everything the request's
+    scope and purpose allow (`grant_scopes` None: their own memory), or only the claim scopes
+    their valid grants cover."""
+
+    grant_scopes: frozenset[str] | None = None
+
+    def covers(self, claim_scope: str) -> bool:
+        return self.grant_scopes is None or covers(self.grant_scopes, claim_scope)
+
+
+OWN_MEMORY = Access()
+
+
+def authorize(conn: Connection, query: RecallQuery) -> Access | str:
+    """The actor's access to the subject's memory for this purpose, or why they have none.
 
     A grant must have been made by the query's `ts` and be neither expired nor revoked at the
     later of `ts` and the database's current time: a caller cannot reach back to before a
-    revocation or an expiry by dating its request in the past.
+    revocation or an expiry by dating its request in the past. The valid grants' scopes add
+    up; every grant covers at least the global claims, so a valid grant never denies.
     """
     if query.actor == query.subject or query.subject.startswith(f"{query.actor}:"):
-        return None
+        return OWN_MEMORY
     ts = query.ts
     judged_at = sa.func.greatest(sa.literal(ts, sa.DateTime(timezone=True)), sa.func.now())
-    found = conn.execute(
-        sa.select(grants.c.id).where(
-            grants.c.actor == query.actor,
-            grants.c.subject == query.subject,
-            grants.c.purpose == query.purpose,
-            grants.c.granted_at <= ts,
-            grants.c.expires_at > judged_at,
-            sa.or_(grants.c.revoked_at.is_(None), grants.c.revoked_at > judged_at),
-        )
-    ).first()
-    if found is not None:
-        return None
+    scopes = frozenset(
+        conn.execute(
+            sa.select(grants.c.scope).where(
+                grants.c.actor == query.actor,
+                grants.c.subject == query.subject,
+                grants.c.purpose == query.purpose,
+                grants.c.granted_at <= ts,
+                grants.c.expires_at > judged_at,
+                sa.or_(grants.c.revoked_at.is_(None), grants.c.revoked_at > judged_at),
+            )
+        ).scalars()
+    )
+    if scopes:
+        return Access(scopes)
     return (
         f"actor {query.actor} holds no valid grant to use the memory of {query.subject} "
         f"for purpose {query.purpose}"
@@ -261,9 +301,11 @@ def is_factual_question(text: str, subject: str = "") -> bool:
     return not names & set(re.findall(r"[a-z]+", text.casefold()))
 
 
-def exclusion(record: UserMemory, query: RecallQuery, factual: bool) -> str | None:
-    """Why `record` may not be used for `query` (None: it may). Pure; order matters only for
-    the counts in the log."""
+def exclusion(
+    record: UserMemory, query: RecallQuery, factual: bool, access: Access = OWN_MEMORY
+) -> str | None:
+    """Why `record` may not be used for `query` by an actor with `access` (None: it may).
+    Pure; order matters only for the counts in the log."""
     if record.status is Status.SESSION_ONLY:
         if query.session is None or record.session != query.session:
             return "other_session"
@@ -277,8 +319,13 @@ def exclusion(record: UserMemory, query: RecallQuery, factual: bool) -> str | No
         return "expired"
     if record.scope not in (query.scope, "global"):
         return "scope"
+    if not access.covers(record.scope):
+        return "grant_scope"
     if record.purpose not in policy.usable_purposes(query.purpose):
         return "purpose"
+    _, categories = sensitivity_of(record.claim)
+    if not policy.may_serve(query.purpose, record.purpose, record.sensitivity, categories):
+        return "special_category_purpose"
     if factual and record.kind in (Kind.FACT, Kind.EVENT, Kind.PLAN):
         return "factual_question"
     return None
@@ -318,9 +365,9 @@ class Recaller:
         """Filter, rank, re-check and log (see the module docstring); two transactions."""
         answer = RecallAnswer(query.query_id)
         with tenant_transaction(self._db.app, query.tenant) as conn:
-            denied = authorize(conn, query)
-            if denied is not None:
-                answer.denied = denied
+            access = authorize(conn, query)
+            if isinstance(access, str):
+                answer.denied = access
                 self._log(conn, query, answer)
                 return answer
             if subject_paused(conn, query.subject):
@@ -342,14 +389,14 @@ class Recaller:
         survivors: list[UserMemory] = []
         for record in records:
             reason = "erasure_ledger" if str(record.id) in blocked else None
-            reason = reason or exclusion(record, query, factual)
+            reason = reason or exclusion(record, query, factual, access)
             if reason is None:
                 survivors.append(record)
             else:
                 answer.filtered_out[reason] += 1
         ranked = self._rank(query, survivors, len(records))
         with tenant_transaction(self._db.app, query.tenant) as conn:
-            confirmed = self._recheck(conn, query, [r for r, _ in ranked])
+            confirmed = self._recheck(conn, query, access, [r for r, _ in ranked])
             answer.records = [
                 Recalled(record, score, conflicts(query.text, record))
                 for record, score in ranked
@@ -398,9 +445,10 @@ class Recaller:
         return scored[: max(query.k * 2, query.k + 5)]
 
     def _recheck(
-        self, conn: Connection, query: RecallQuery, ranked: list[UserMemory]
+        self, conn: Connection, query: RecallQuery, access: Access, ranked: list[UserMemory]
     ) -> set[uuid.UUID]:
-        """The ids among `ranked` that PostgreSQL still allows, read afresh."""
+        """The ids among `ranked` that PostgreSQL still allows, read afresh (the grants as
+        authorized at the start of the request: a revocation meanwhile is not seen)."""
         if not ranked or subject_paused(conn, query.subject):
             return set()
         rows = conn.execute(
@@ -410,7 +458,9 @@ class Recaller:
         blocked = _blocked_ids(conn, fresh)
         factual = is_factual_question(query.text, query.subject)
         return {
-            r.id for r in fresh if str(r.id) not in blocked and exclusion(r, query, factual) is None
+            r.id
+            for r in fresh
+            if str(r.id) not in blocked and exclusion(r, query, factual, access) is None
         }
 
     def _salt(self, conn: Connection, tenant: str) -> bytes:

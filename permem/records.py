@@ -178,7 +178,12 @@ class UserMemory:
 
 @dataclass(frozen=True, slots=True)
 class Message:
-    """One line of a conversation log (FORMATS.md). Its text is never stored by permem."""
+    """One line of a conversation log (FORMATS.md). Its text is never stored by permem.
+
+    `subject` is who is speaking: the account itself (the default, also when given as "") or
+    `<account>:<person>` on an account several people share. `log_line` is the file and line
+    number it was read from (None when not read from a log); it takes no part in equality.
+    """
 
     message_id: str
     tenant: str
@@ -192,6 +197,8 @@ class Message:
     purpose: str = DEFAULT_PURPOSE
     session: str | None = None
     incognito: bool = False
+    subject: str = ""
+    log_line: tuple[str, int] | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         for name in ("message_id", "tenant", "account", "conversation_id", "scope", "purpose"):
@@ -199,3 +206,10 @@ class Message:
                 raise ValueError(f"message field {name!r} must not be empty")
         if self.ts.tzinfo is None:
             raise ValueError("message ts must carry a timezone offset")
+        if not self.subject:
+            object.__setattr__(self, "subject", self.account)
+        elif self.subject != self.account and (
+            not self.subject.startswith(self.account + ":")
+            or len(self.subject) == len(self.account) + 1
+        ):
+            raise ValueError("message subject must be the account or <account>:<person>")

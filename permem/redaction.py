@@ -66,6 +66,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
 from permem.errors import BadInput
+from permem.redaction_secrets import SECRET, SECRET_ENTITIES, secret_recognizers
 
 __all__ = ["DIRECT_IDENTIFIERS", "Entity", "Redaction", "Redactor"]
 
@@ -105,6 +106,7 @@ DIRECT_IDENTIFIERS: frozenset[str] = frozenset(
         "IP_ADDRESS",
         "CRYPTO",
         "SECRET_URL",
+        SECRET,
     }
 )
 
@@ -139,7 +141,7 @@ class Redactor:
     def __init__(self, nlp: Language) -> None:
         self._nlp = nlp
         engine = _GivenPipelineEngine(nlp)
-        registry = RecognizerRegistry(recognizers=_recognizers(), supported_languages=[LANGUAGE])
+        registry = RecognizerRegistry(recognizers=_recognizers(nlp), supported_languages=[LANGUAGE])
         self._engine = engine
         self._analyzer = AnalyzerEngine(
             registry=registry,
@@ -156,7 +158,8 @@ class Redactor:
 
         `doc`, when given, must be this pipeline's parse of exactly `text`; it is reused, not
         re-parsed. Overlapping matches become one entity covering all of them, typed after the
-        best (highest score, then longest) match, so no part of any match survives redaction.
+        best (a secret first, then highest score, then longest) match, so no part of any match
+        survives redaction.
         """
         if doc is not None and not _parses(doc, text):
             raise BadInput("the doc passed to Redactor.analyze is not a parse of the text")
@@ -228,7 +231,12 @@ def _merge_overlaps(found: Iterator[Entity] | list[Entity]) -> list[Entity]:
     for entity in sorted(found, key=lambda e: (e.start, -e.end)):
         if merged and entity.start < merged[-1].end:
             last = merged[-1]
-            best = max(last, entity, key=lambda e: (e.score, e.end - e.start))
+            # A secret names the merged entity whatever else matched it, so the gate sees it.
+            best = max(
+                last,
+                entity,
+                key=lambda e: (e.type in SECRET_ENTITIES, e.score, e.end - e.start),
+            )
             merged[-1] = Entity(best.type, last.start, max(last.end, entity.end), best.score)
         else:
             merged.append(entity)
@@ -238,7 +246,7 @@ def _merge_overlaps(found: Iterator[Entity] | list[Entity]) -> list[Entity]:
 # --- recognizers ---------------------------------------------------------------------------
 
 
-def _recognizers() -> list[LocalRecognizer]:
+def _recognizers(nlp: Language) -> list[LocalRecognizer]:
     """Every recognizer the redactor runs (English only)."""
     return [
         _NameRecognizer(),
@@ -282,6 +290,8 @@ def _recognizers() -> list[LocalRecognizer]:
         _IntroducedNumberRecognizer(),
         _secret_url_recognizer(),
         _StreetAddressRecognizer(),
+        # Credentials (detect-secrets' plugins): masked as <SECRET>; the gate rejects the claim.
+        *secret_recognizers(nlp),
     ]
 
 

@@ -41,7 +41,7 @@ from sqlalchemy.engine import make_url
 from permem import controls, nightly
 from permem.errors import BadInput
 from permem.settings import Settings
-from permem.stores.database import list_tenants, unbound_transaction
+from permem.stores.database import list_tenants
 
 STEPS_FILE = "steps.jsonl"
 _FAMILY = re.compile(r"^Family:\s*(.+?)\.?\s*$", re.MULTILINE)
@@ -225,8 +225,7 @@ def _stored_claims(settings: Settings) -> list[tuple[str, str, str]]:
     from permem.runtime import runtime
 
     db = runtime(settings).db
-    with unbound_transaction(db.app) as conn:
-        tenants = list_tenants(conn)
+    tenants = list_tenants(db)
     return [
         (tenant, str(r.id), r.claim) for tenant in tenants for r in controls.inspect(db, tenant)
     ]

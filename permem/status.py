@@ -32,8 +32,8 @@ UNVERIFIED = ("blocked", "held", "erased", "failed")
 
 def store_status(db: Database) -> dict[str, Any]:
     """Counts that need attention, per tenant, and the quarantine lines without a tenant."""
+    tenants = list_tenants(db)
     with unbound_transaction(db.app) as conn:
-        tenants = list_tenants(conn)
         unattributed = conn.execute(sa.select(sa.func.count()).select_from(quarantine)).scalar()
     found: dict[str, Any] = {}
     for tenant in tenants:

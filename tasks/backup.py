@@ -18,7 +18,7 @@ from permem import backup as backups
 from permem.errors import BadInput, PermemError
 from permem.runtime import runtime
 from permem.settings import Settings
-from permem.stores.database import list_tenants, unbound_transaction
+from permem.stores.database import list_tenants
 
 
 def _transient(task: Any, task_run: Any, state: Any) -> bool:
@@ -39,8 +39,7 @@ _OPTIONS: dict[str, Any] = {
 @task(name="list_tenants", **_OPTIONS)
 def tenants_task(settings: Settings, only: list[str] | None) -> list[str]:
     """The registered tenants, or those of `only` (an unknown name is an error)."""
-    with unbound_transaction(runtime(settings).db.app) as conn:
-        known = list_tenants(conn)
+    known = list_tenants(runtime(settings).db)
     if only is None:
         return known
     unknown = sorted(set(only) - set(known))

@@ -28,12 +28,15 @@ from permem.quality import BatchValidation
 from permem.settings import Settings
 
 _IO = {"retries": 2, "retry_delay_seconds": 2}
+# Set-aside claims listed one a line in a batch's validation artifact; the rest are counted.
+_SET_ASIDE_SHOWN = 500
 
 
 def _validate_and_publish(
     settings: Settings, prepared: Prepared, proposals: list[Proposal]
 ) -> BatchValidation:
-    """Validate the batch and attach the Great Expectations result to the run, pass or fail."""
+    """Validate the batch and attach the Great Expectations result to the run, pass or fail:
+    the claims set aside and the systemic failures, by claim id and expectation."""
     try:
         validation = nightly.validate_stage(settings, prepared, proposals)
     except nightly.BatchRejected as rejected:
@@ -44,8 +47,18 @@ def _validate_and_publish(
 
 
 def _publish_validation(batch: int, validation: BatchValidation) -> None:
-    verdict = "passed" if validation.success else "FAILED: batch not loaded"
+    if not validation.loadable:
+        verdict = "FAILED: batch not loaded, its messages quarantined"
+    elif validation.set_aside:
+        verdict = f"{len(validation.set_aside)} claims set aside, the rest loaded"
+    else:
+        verdict = "passed"
     failures = "\n".join(f"- {line}" for line in validation.failures) or "- none"
+    systemic = "\n".join(f"- {line}" for line in validation.systemic) or "- none"
+    # Claim ids and expectation names only: never the claim's text.
+    rows = [f"- `{key}`: {', '.join(names)}" for key, names in validation.set_aside.items()]
+    if len(rows) > _SET_ASIDE_SHOWN:
+        rows = [*rows[:_SET_ASIDE_SHOWN], f"- and {len(rows) - _SET_ASIDE_SHOWN} more"]
     result = json.dumps(validation.result, indent=1, default=str)[:20000]
     create_markdown_artifact(
         key=f"gx-batch-{batch}",
@@ -54,7 +67,9 @@ def _publish_validation(batch: int, validation: BatchValidation) -> None:
             f"# Batch {batch}: {verdict}\n\n"
             f"{validation.evaluated} expectations evaluated in {validation.seconds:.3f} s.\n\n"
             f"## Failed expectations\n{failures}\n\n"
-            f"## Result\n```json\n{result}\n```\n"
+            f"## Systemic failures (fail the batch)\n{systemic}\n\n"
+            f"## Claims set aside (quarantined, not stored)\n{chr(10).join(rows) or '- none'}"
+            f"\n\n## Result\n```json\n{result}\n```\n"
         ),
     )
 

@@ -3,11 +3,12 @@ one started for the session. Each test that needs a database gets a fresh one, d
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import tempfile
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -63,6 +64,27 @@ def database_url(pg_server_url: str) -> Iterator[str]:
 @pytest.fixture
 def settings(database_url: str, tmp_path: Path) -> Settings:
     return Settings(database_url=database_url, home=tmp_path / "home")
+
+
+@pytest.fixture
+def hashing(settings: Settings) -> Settings:
+    """The settings with the fast lexical embedder and batches of 5 lines."""
+    return settings.model_copy(update={"embedder": "hashing", "batch_size": 5})
+
+
+def cli_env(settings: Settings) -> dict[str, str]:
+    """The environment a `permem` command needs to use `settings`' stores (hashing embedder)."""
+    return {
+        "PERMEM_DATABASE_URL": settings.database_url or "",
+        "PERMEM_HOME": str(settings.home),
+        "PERMEM_EMBEDDER": "hashing",
+    }
+
+
+def write_jsonl(path: Path, records: Iterable[dict[str, Any]]) -> Path:
+    """`records` as a JSON Lines file at `path`."""
+    path.write_text("".join(json.dumps(record) + "\n" for record in records))
+    return path
 
 
 @pytest.fixture

@@ -40,7 +40,7 @@ def test_upgrade_then_inspect_json(settings: Settings) -> None:
     runner = CliRunner(env=_env(settings))
     upgraded = runner.invoke(app, ["db", "upgrade"])
     assert upgraded.exit_code == 0, upgraded.stderr
-    assert "schema at revision 0005" in upgraded.stdout
+    assert "schema at revision 0008" in upgraded.stdout
     db = open_database(settings)
     old = memory("demo", "m1", subject="alice", claim="I'm vegetarian")
     new = memory("demo", "m2", subject="alice", claim="actually I'm pescatarian", supersedes=old.id)

@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from permem import nightly
 from permem.cli import app
 from permem.settings import Settings
+from tests.conftest import cli_env
 
 LOG = [
     {"message_id": "m1", "text": "I'm vegetarian and I can't stand mushrooms", "day": 1},
@@ -44,13 +45,7 @@ def cli(settings: Settings, tmp_path: Path) -> CliRunner:
         + "\n"
     )
     nightly.run(configured, log)
-    return CliRunner(
-        env={
-            "PERMEM_DATABASE_URL": configured.database_url or "",
-            "PERMEM_HOME": str(configured.home),
-            "PERMEM_EMBEDDER": "hashing",
-        }
-    )
+    return CliRunner(env=cli_env(configured))
 
 
 def run(cli: CliRunner, *args: str) -> Any:
@@ -181,3 +176,23 @@ def test_explain_through_the_cli_answers_all_eight(cli: CliRunner) -> None:
     assert all(answer["summary"] for answer in explained["answers"].values())
     human = cli.invoke(app, ["explain", "--tenant", "acme", "--claim", flights["id"]])
     assert human.exit_code == 0 and human.stdout.count("\n") == 9
+
+
+def test_a_pause_covers_every_subject_under_it(db: Any) -> None:
+    from permem.controls import set_paused, subject_paused
+    from permem.stores.database import register_tenant, tenant_transaction
+
+    with tenant_transaction(db.app, "acme") as conn:
+        register_tenant(conn, "acme")
+    now = datetime(2026, 11, 1, tzinfo=UTC)
+    set_paused(db, "acme", "alice:tom", paused=True, actor="alice:tom", now=now)
+    with tenant_transaction(db.app, "acme") as conn:
+        assert subject_paused(conn, "alice:tom")
+        assert subject_paused(conn, "alice:tom:wife")  # a third party tom told us about
+        assert not subject_paused(conn, "alice:ann")  # another person on the account
+        assert not subject_paused(conn, "alice")  # nor the account holder
+        assert not subject_paused(conn, "alice:tomas")  # a prefix of the id is not a parent
+    set_paused(db, "acme", "alice", paused=True, actor="alice", now=now)
+    with tenant_transaction(db.app, "acme") as conn:
+        assert subject_paused(conn, "alice:ann")
+        assert subject_paused(conn, "alice:ann:son")

@@ -500,8 +500,10 @@ class TestOnSharedRecords:
 def test_a_grant_for_a_coaching_purpose_covers_assistant_claims_but_not_the_reverse(
     db: Database, stored: Stored
 ) -> None:
+    # The budget claim is scoped to project:launch: a global grant would not reach it.
     grant(db, TENANT, actor="coach", subject="alice", purpose="budget_coach",
-          expires_at=NOW + timedelta(days=1), granted_by="alice", now=T0)  # fmt: skip
+          expires_at=NOW + timedelta(days=1), granted_by="alice", now=T0,
+          scope="project:launch")  # fmt: skip
     on_assistant = {
         g["actor"]: g["allows_use_now"]
         for g in answer(db, stored.diet, "subject_and_actors")["grants"]

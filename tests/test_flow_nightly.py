@@ -122,7 +122,7 @@ class KeepsEverything:
         return []
 
 
-def test_a_batch_failing_validation_fails_the_flow_with_the_result_attached(
+def test_claims_failing_validation_are_set_aside_with_the_result_attached(
     harness: None, env: Settings, tmp_path: Path
 ) -> None:
     from flows.nightly import NightlyParams, nightly_extract
@@ -131,11 +131,25 @@ def test_a_batch_failing_validation_fails_the_flow_with_the_result_attached(
     install(runtime(env).with_parts(redactor=KeepsEverything()))
     state = nightly_extract(NightlyParams(logs=str(write_log(tmp_path / "log.jsonl"))),
                             return_state=True)  # fmt: skip
-    assert state.is_failed()
-    assert "failed validation and was not loaded" in (state.message or "")
-    artifact = _artifacts(["gx-batch-1"], state.state_details.flow_run_id)["gx-batch-1"]
-    assert "FAILED" in str(artifact.data) and "ana.lopez@example.com" not in str(artifact.data)
+    assert state.is_completed(), state.message
+    assert state.result()["counts"]["set_aside"] == 2  # the e-mail and the phone number
     engine = sa.create_engine(env.database_url or "", poolclass=sa.NullPool)
     with engine.connect() as conn:
-        assert conn.execute(sa.text("SELECT count(*) FROM memories")).scalar() == 0
+        (claim_id,) = conn.execute(
+            sa.text("SELECT memory_id FROM gate_decisions WHERE source_message_id = 'm3' "
+                    "AND reasons[1] LIKE 'validation:%'")
+        ).all()  # fmt: skip
+        held = conn.execute(sa.text("SELECT reason FROM quarantine WHERE file = '<validation>'"))
+        reasons = list(held.scalars())
+        claims = list(conn.execute(sa.text("SELECT claim FROM memories")).scalars())
     engine.dispose()
+    assert claim_id == (None,) and len(reasons) == 2 and len(claims) >= 8
+    assert not any("ana.lopez@example.com" in claim for claim in claims)
+    artifact = _artifacts(["gx-batch-1"], state.state_details.flow_run_id)["gx-batch-1"]
+    text = str(artifact.data)
+    assert "1 claims set aside, the rest loaded" in text
+    assert "expect_column_values_to_not_match_regex_list(claim)" in text
+    assert "ana.lopez@example.com" not in text
+    (set_aside,) = [r for r in reasons if "message m3" in r]
+    claim = set_aside.split(": claim ")[1].split(" ")[0]
+    assert f"`{claim}`" in text  # the set-aside claim's id is listed in the artifact

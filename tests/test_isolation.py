@@ -140,7 +140,23 @@ def test_unbound_session_sees_no_tenant_rows(two_tenants: Database) -> None:
         for table in TENANT_TABLES:
             count = conn.execute(sa.text(f"SELECT count(*) FROM {table.name}")).scalar()
             assert count == 0, table.name
-        assert list_tenants(conn) == ["tenant-a", "tenant-b"]
+        # The registry is row-level secured too: unbound, the application sees no tenant.
+        assert conn.execute(sa.text("SELECT count(*) FROM tenants")).scalar() == 0
+    # The operator's listing (as the owner) sees them all.
+    assert list_tenants(two_tenants) == ["tenant-a", "tenant-b"]
+
+
+def test_application_sees_only_its_bound_tenant_in_the_registry(two_tenants: Database) -> None:
+    with tenant_transaction(two_tenants.app, "tenant-a") as conn:
+        names = conn.execute(sa.text("SELECT tenant FROM tenants")).scalars().all()
+    assert names == ["tenant-a"]
+    # Nor can it register a tenant other than the one it is bound to.
+    with pytest.raises(sa.exc.ProgrammingError, match="row-level security"):
+        with tenant_transaction(two_tenants.app, "tenant-a") as conn:
+            conn.execute(
+                sa.text("INSERT INTO tenants (tenant, hash_salt) VALUES ('tenant-c', :salt)"),
+                {"salt": b"0123456789abcdef0123"},
+            )
 
 
 def test_unattributed_quarantine_rows_are_visible_only_unbound(db: Database) -> None:

@@ -23,6 +23,7 @@ BASE = GateInput(
     passing_mention=False,
     one_off=False,
     redacted=False,
+    secret=False,
     shortened=False,
     content_words=3,
     source_erased=False,

@@ -248,6 +248,13 @@ def test_the_current_request_wins_for_this_action_only(loaded: Settings) -> None
         ("k", 0, "field k must be"),
         ("scope", "team", "field scope"),
         ("actor", "", "field actor"),
+        # The log's rules: nothing PostgreSQL cannot hold reaches the query's transaction.
+        ("tenant", "ac\x00me", "field tenant holds U\\+0000"),
+        ("text", "x\ud800", "field text holds a lone UTF-16 surrogate"),
+        ("subject", " ana", "field subject must not have leading"),
+        ("actor", "a\u200bb", "field actor holds control or format character"),
+        ("ts", "0001-01-01T00:00:00+14:00", "field ts is not a valid date"),
+        ("ts", "2200-01-01T00:00:00Z", "field ts is outside"),
     ],
 )
 def test_invalid_queries_are_refused_with_a_reason(field: str, value: Any, message: str) -> None:
@@ -274,16 +281,21 @@ def test_recall_cli_answers_in_order_with_errors_inline(loaded: Settings, tmp_pa
         json.dumps({**base, "query_id": "two", "ts": "soon"}),
         "{not json",
         json.dumps({**base, "query_id": "four", "actor": "ben"}),
+        json.dumps({**base, "query_id": "five", "tenant": "ac\x00me"}),
+        json.dumps({**base, "query_id": "six"}),
     ]) + "\n")  # fmt: skip
     env = {"PERMEM_DATABASE_URL": loaded.database_url or "", "PERMEM_HOME": str(loaded.home),
            "PERMEM_EMBEDDER": "hashing"}  # fmt: skip
     result = CliRunner(env=env).invoke(app, ["recall", "--queries", str(queries), "--json"])
     assert result.exit_code == 0, result.stderr
     answers = [json.loads(x) for x in result.stdout.splitlines()]
-    assert [a["query_id"] for a in answers] == ["one", "two", "line 3", "four"]
+    assert [a["query_id"] for a in answers] == ["one", "two", "line 3", "four", "five", "six"]
     assert answers[0]["records"] and answers[0]["denied"] is None
     assert "error" in answers[1] and "error" in answers[2]
     assert answers[3]["records"] == [] and answers[3]["denied"]
+    # A NUL in a tenant is one query's error, not the end of the command.
+    assert "U+0000" in answers[4]["error"]
+    assert answers[5]["records"] == answers[0]["records"]
 
 
 @pytest.mark.parametrize(

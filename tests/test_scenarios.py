@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from permem.cli import app
 from permem.scenarios import run_scenarios
 from permem.settings import Settings
+from tests.conftest import cli_env
 
 DEV_SCENARIOS = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "scenarios"
 
@@ -112,13 +113,7 @@ def test_unsupported_step_ends_the_scenario_visibly(base: Settings, tmp_path: Pa
 
 
 def test_cli_exit_codes(base: Settings, tmp_path: Path) -> None:
-    runner = CliRunner(
-        env={
-            "PERMEM_DATABASE_URL": base.database_url or "",
-            "PERMEM_HOME": str(base.home),
-            "PERMEM_EMBEDDER": "hashing",
-        }
-    )
+    runner = CliRunner(env=cli_env(base))
     _scenario(tmp_path / "good", "clean", "scope", CLEAN_GOLD)
     ok = runner.invoke(app, ["eval", "scenarios", str(tmp_path / "good"), "--json"])
     assert ok.exit_code == 0, ok.stderr

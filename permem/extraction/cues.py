@@ -6,7 +6,10 @@ carry a cue of durable, personal content reach the parser: first person with a d
 standing instructions, remember requests, third parties, choices among offered options,
 corrections on a known topic, and project facts inside a project scope. Assistant and system
 messages never yield claims; documents, tools and imports only yield their instruction-like
-lines, so that the write gate can reject them visibly.
+lines, so that the write gate can reject them visibly. Inside a user message, text the user
+shows rather than says (`quoted.quoted_spans`: a pasted e-mail, a quoted review, a code block)
+is handled like a document: its claim-like and instruction-like sentences are kept with the
+`quoted_content` cue, which the classifier and the gate read as untrusted.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from permem.extraction import lexicon as lx
+from permem.extraction import quoted
 from permem.records import Message, Role
 
 
@@ -38,6 +42,7 @@ class Cue(StrEnum):
     IMPORT_FIELD = "import_field"
     SCOPE_FACT = "scope_fact"
     ELLIPTICAL = "elliptical"
+    QUOTED = "quoted_content"
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,27 +215,112 @@ def _remember_only(text: str) -> bool:
     return len(_WORD.findall(rest)) == 0
 
 
+def _untrusted(message: Message, start: int, end: int) -> SentenceCue | None:
+    """A sentence of content the user did not write: kept only when instruction-like (or an
+    imported profile field), so that the gate can reject it visibly."""
+    text = message.text[start:end]
+    cues: set[Cue] = set()
+    if lx.PLANTED_INSTRUCTION.search(text):
+        cues.add(Cue.PLANTED)
+    if message.role is Role.IMPORT and lx.IMPORT_FIELD.match(text):
+        cues.add(Cue.IMPORT_FIELD)
+    return SentenceCue(message, start, end, frozenset(cues), None, None) if cues else None
+
+
+def _quoted(message: Message, start: int, end: int) -> SentenceCue | None:
+    """A sentence inside quoted or pasted text of a user message: kept, as untrusted, when it
+    would have been a claim or reads as an instruction; never as the user's own."""
+    text = message.text[start:end]
+    instruction_like = (
+        lx.PLANTED_INSTRUCTION.search(text) is not None
+        or lx.IMPERATIVE_OPENER.match(text) is not None
+        or lx.FORMAT_INSTRUCTION.search(text) is not None
+        or (lx.STANDING_INSTRUCTION.search(text) is not None and not lx.FIRST_PERSON.search(text))
+    )
+    if instruction_like:
+        return SentenceCue(message, start, end, frozenset({Cue.QUOTED, Cue.PLANTED}), None, None)
+    if _plainly_not_a_claim(text):
+        return None
+    user_cues, topic = _user_cues(message, text, remember=False)
+    if not _worth_parsing(text, user_cues, topic):
+        return None
+    return SentenceCue(message, start, end, frozenset({Cue.QUOTED}), None, None)
+
+
+# Between a sentence and the quotation it runs into: spaces, a colon, quotation marks (a
+# line break only after a colon: "my boss sent me this:\n...").
+_INTO_QUOTE = re.compile(r"[ \t:\"'“”‘’«»„‹›(]*|[ \t]*:\s*")  # noqa: RUF001
+_QUOTE_MARKS = "\"'“”‘’«»„‹› \t"  # noqa: RUF001
+# A sentence that hands over to someone else's words: "my mom always says", "he wrote".
+_SPEECH = re.compile(
+    r"\b(?:says?|said|saying|tells? (?:me|us)|told (?:me|us)|writes|wrote|asks?|asked|reads|"
+    r"goes|replied|texted|posted|shouted|yelled|put it|puts it|like)[\s,]*$",
+    re.IGNORECASE,
+)
+
+
+def _embeds_quote(text: str, start: int, end: int, piece: tuple[int, int, bool]) -> bool:
+    """The user's sentence is cut by a quotation inside it and only hands over to the quoted
+    words ("My boss always says "..."", "this is what she sent me: ..."), or continues after
+    them in lower case: a fragment about someone else's text, not a claim of the user."""
+    piece_start, piece_end, _ = piece
+    gap = text[end:piece_end]
+    own = text[start:end]
+    runs_into = (
+        piece_end < len(text)
+        and _INTO_QUOTE.fullmatch(gap) is not None
+        and not re.search(r"[.!?]\W*$", own)
+        and (":" in gap or _SPEECH.search(own) is not None or quoted.is_lead_in(own))
+    )
+    runs_on = (
+        piece_start > 0
+        and _INTO_QUOTE.fullmatch(text, piece_start, start) is not None
+        and not text[start].isupper()
+    )
+    return runs_into or runs_on
+
+
+def _sentence_spans(message: Message) -> Iterator[tuple[int, int, bool]]:
+    """The sentences of a user message, each marked quoted or not; no sentence crosses the
+    edge of a quotation, and fragments of the user's sentences that embed one are dropped."""
+    text = message.text
+    for piece in quoted.pieces(text):
+        piece_start, piece_end, is_quoted = piece
+        a, b = piece_start, piece_end
+        if not is_quoted:
+            # The quotation marks around a quoted piece belong to neither side's sentences.
+            while b > a and text[b - 1] in _QUOTE_MARKS and b < len(text):
+                b -= 1
+            while a < b and text[a] in _QUOTE_MARKS and a > 0:
+                a += 1
+        for start, end in sentences(text[a:b]):
+            start, end = a + start, a + end
+            if is_quoted or not _embeds_quote(text, start, end, piece):
+                yield start, end, is_quoted
+
+
 def select(message: Message) -> list[SentenceCue]:
     """The sentences of one message that the rules should look at (empty for most)."""
     if message.incognito or message.role in (Role.ASSISTANT, Role.SYSTEM):
         return []
-    spans = list(sentences(message.text))
     selected: list[SentenceCue] = []
     if message.role is not Role.USER:
         # Untrusted content: only its instruction-like lines become (rejected) candidates,
         # and every field of an imported profile is a candidate of origin `imported`.
-        for start, end in spans:
-            text = message.text[start:end]
-            cues: set[Cue] = set()
-            if lx.PLANTED_INSTRUCTION.search(text):
-                cues.add(Cue.PLANTED)
-            if message.role is Role.IMPORT and lx.IMPORT_FIELD.match(text):
-                cues.add(Cue.IMPORT_FIELD)
-            if cues:
-                selected.append(SentenceCue(message, start, end, frozenset(cues), None, None))
+        for start, end in sentences(message.text):
+            found = _untrusted(message, start, end)
+            if found is not None:
+                selected.append(found)
         return selected
-    belief = lx.BELIEF.search(message.text) is not None
-    for start, end in spans:
+    spans = list(_sentence_spans(message))
+    own = " ".join(message.text[a:b] for a, b, is_quoted in spans if not is_quoted)
+    belief = lx.BELIEF.search(own) is not None
+    for start, end, is_quoted in spans:
+        if is_quoted:
+            found = _quoted(message, start, end)
+            if found is not None:
+                selected.append(found)
+            continue
         text = message.text[start:end]
         prefix = lx.DISCOURSE_PREFIX.match(text)
         core = text[prefix.end() :] if prefix and prefix.end() < len(text) else text
@@ -238,7 +328,7 @@ def select(message: Message) -> list[SentenceCue]:
         # covers the sentence before it, and nothing else of the message.
         remember = lx.REMEMBER_REQUEST.search(core) is not None
         if remember and _remember_only(core):
-            if selected and selected[-1].end <= start:
+            if selected and selected[-1].end <= start and Cue.QUOTED not in selected[-1].cues:
                 last = selected[-1]
                 selected[-1] = SentenceCue(
                     message, last.start, last.end, last.cues | {Cue.REMEMBER_REQUEST},

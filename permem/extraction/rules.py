@@ -115,8 +115,9 @@ class RuleExtractor:
 
     def extract(self, messages: Sequence[Message]) -> list[Candidate]:
         selected = select_many(messages)
-        user = [s for s in selected if s.message.role is Role.USER]
-        untrusted = [s for s in selected if s.message.role is not Role.USER]
+        # Quoted or pasted text inside a user message is untrusted like a document.
+        untrusted = [s for s in selected if s.message.role is not Role.USER or Cue.QUOTED in s.cues]
+        user = [s for s in selected if s.message.role is Role.USER and Cue.QUOTED not in s.cues]
         candidates = [self._untrusted(s) for s in untrusted]
         texts: list[str] = []
         bounds: list[tuple[int, int]] = []

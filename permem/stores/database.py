@@ -7,6 +7,7 @@ applies to everything the application reads or writes.
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -105,8 +106,20 @@ def register_tenant(conn: Connection, tenant: str) -> None:
     )
 
 
-def list_tenants(conn: Connection) -> list[str]:
-    return list(conn.execute(sa.select(tenants.c.tenant).order_by(tenants.c.tenant)).scalars())
+def list_tenants(db: Database) -> list[str]:
+    """Every registered tenant, in name order: an operator's view, read as the owner.
+
+    The application role sees only the tenant its transaction is bound to (the registry is
+    row-level secured, migration 0007), so jobs that visit every tenant (expiry, backups,
+    verification, re-indexing) enumerate them here and then bind each in turn.
+    """
+    engine = db.owner_engine()
+    try:
+        with engine.connect() as conn:
+            query = sa.select(tenants.c.tenant).order_by(tenants.c.tenant)
+            return list(conn.execute(query).scalars())
+    finally:
+        engine.dispose()
 
 
 def tenant_salt(conn: Connection) -> bytes:
@@ -115,3 +128,27 @@ def tenant_salt(conn: Connection) -> bytes:
     if salt is None:
         raise ConfigurationError("tenant is not registered (or the transaction is not bound)")
     return bytes(salt)
+
+
+def _lock_key(name: str) -> int:
+    """A stable signed 64-bit advisory-lock key for `name`."""
+    return int.from_bytes(
+        hashlib.blake2b(name.encode(), digest_size=8).digest(), "big", signed=True
+    )
+
+
+@contextmanager
+def exclusive_run(db: Database, name: str) -> Iterator[bool]:
+    """Try to become the only holder of the run lock `name` in this database; yields whether
+    it did. The lock is a session-level advisory lock on a connection of its own held in
+    autocommit mode (no transaction stays open all night), released on exit or when the
+    process dies. Two nightly runs against one database thus never interleave their batches.
+    """
+    with db.app.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        key = _lock_key(name)
+        held = bool(conn.execute(sa.select(sa.func.pg_try_advisory_lock(key))).scalar())
+        try:
+            yield held
+        finally:
+            if held:
+                conn.execute(sa.select(sa.func.pg_advisory_unlock(key)))

@@ -76,6 +76,8 @@ sources = Table(
     Column("content_hash", Text, nullable=False),
     Column("batch_id", Uuid),
     _ts("ingested_at", default_now=True),
+    # Who spoke on a shared account (`<account>:<person>`); NULL is the account holder.
+    Column("subject", Text),
     UniqueConstraint("tenant", "message_id", name="uq_sources_tenant_message"),
 )
 
@@ -289,6 +291,9 @@ grants = Table(
     Column("actor", Text, nullable=False),
     Column("subject", Text, nullable=False),
     Column("purpose", Text, nullable=False),
+    # Which claim scopes the grant covers: `global`, one `workspace:`/`project:` scope (and
+    # global claims), or `*` for every scope (permem/grants.py).
+    Column("scope", Text, nullable=False, server_default=text("'global'")),
     _ts("expires_at"),
     Column("granted_by", Text, nullable=False),
     _ts("granted_at", default_now=True),

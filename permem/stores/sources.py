@@ -48,6 +48,7 @@ def append_sources(
             "incognito": m.incognito,
             "content_hash": content_hash(salt, m.text),
             "batch_id": batch_id,
+            "subject": m.subject if m.subject != m.account else None,
         }
         for m in messages
     ]
