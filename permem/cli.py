@@ -604,6 +604,16 @@ def eval_scenarios(
         )
 
 
+def _os_user() -> str:
+    """Who runs this command, for the audit trail: the login name, else `cli`."""
+    try:
+        import getpass
+
+        return getpass.getuser() or "cli"
+    except (OSError, KeyError):
+        return "cli"
+
+
 def _run_flow(fn: Callable[..., Any], *args: Any) -> Any:
     """Run a Prefect flow in this process (a temporary server unless PREFECT_API_URL is set)."""
     _quiet_prefect()
@@ -626,16 +636,19 @@ def forget(
         str | None, typer.Option("--source", help="A message and all derived from it.")
     ] = None,
     claim: Annotated[str | None, typer.Option("--claim", help="One claim (its id).")] = None,
-    by: Annotated[str | None, typer.Option("--by", help="Who asks (default: subject).")] = None,
+    by: Annotated[
+        str | None,
+        typer.Option("--by", help="Who asks (default: the subject, else the OS user, else cli)."),
+    ] = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Deletion flow: block at once, erase every derivative, verify; exit 1 on residue."""
     from permem.forget import Target
 
     Target.of(subject=subject, source=source, claim=claim)  # one-line errors before Prefect
-    actor = by or subject
-    if not actor:
-        raise BadInput("--by is required when forgetting a source or a claim")
+    # FORMATS.md's contract has no --by: a request without one is recorded as the subject's,
+    # or as the operating-system user's who ran the command.
+    actor = by or subject or _os_user()
     from flows.forget import ForgetParams
     from flows.forget import forget as forget_flow
 

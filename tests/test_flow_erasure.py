@@ -9,6 +9,7 @@ nothing back. Legal holds and residue are reported by the flows' artifacts.
 
 from __future__ import annotations
 
+import getpass
 import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -191,6 +192,14 @@ def test_the_deletion_commands_end_to_end(harness: None, env: Path, owner: sa.En
         return json.loads(result.stdout)
 
     run("backup")
+    # FORMATS.md's forget has no --by: a source request without it runs, recorded as the OS user.
+    by_source = run("forget", "--tenant", TENANT, "--source", "a1")
+    assert by_source["blocked"]["memories"] >= 1 and by_source["verified"]["residue"] == []
+    with owner.connect() as conn:
+        asked = conn.execute(
+            sa.text("SELECT DISTINCT requested_by FROM erasure_ledger WHERE target_id = 'a1'")
+        ).scalars().all()  # fmt: skip
+    assert asked == [getpass.getuser()]
     hold = run("hold", "--tenant", TENANT, "--subject", "ana", "--reason", "audit", "--by", "legal")
     forgotten = run("forget", "--tenant", TENANT, "--subject", "ana")
     assert forgotten["blocked"]["held"] > 0 and forgotten["verified"]["held"] > 0
