@@ -87,6 +87,28 @@ def write_jsonl(path: Path, records: Iterable[dict[str, Any]]) -> Path:
     return path
 
 
+def user_line(
+    message_id: str, text: str, *, turn: int = 0, ts: str = "2026-03-01T10:00:00Z", **fields: Any
+) -> dict[str, Any]:
+    """A log line of ana's in tenant acme (FORMATS.md), any field overridable."""
+    return {
+        "message_id": message_id, "tenant": "acme", "account": "ana", "conversation_id": "c",
+        "turn": turn, "role": "user", "text": text, "ts": ts, **fields,
+    }  # fmt: skip
+
+
+def nightly_cli(settings: Settings, log: Path, records: Iterable[dict[str, Any]]) -> Any:
+    """Run the nightly pipeline over `records` (written to `log`) with the hashing embedder;
+    return a Typer CliRunner on the same stores."""
+    from typer.testing import CliRunner
+
+    from permem import nightly
+
+    configured = settings.model_copy(update={"embedder": "hashing"})
+    nightly.run(configured, write_jsonl(log, records))
+    return CliRunner(env=cli_env(configured))
+
+
 @pytest.fixture
 def bare_db(settings: Settings) -> Iterator[Database]:
     """The database with no schema yet."""

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from permem import nightly
 from permem.cli import app
 from permem.settings import Settings
-from tests.conftest import cli_env
+from tests.conftest import nightly_cli, user_line
 
 LOG = [
     {"message_id": "m1", "text": "I'm vegetarian and I can't stand mushrooms", "day": 1},
@@ -24,28 +24,12 @@ LOG = [
 
 @pytest.fixture
 def cli(settings: Settings, tmp_path: Path) -> CliRunner:
-    configured = settings.model_copy(update={"embedder": "hashing"})
-    log = tmp_path / "log.jsonl"
-    log.write_text(
-        "\n".join(
-            json.dumps(
-                {
-                    "message_id": m["message_id"],
-                    "tenant": "acme",
-                    "account": "ana",
-                    "conversation_id": "c",
-                    "turn": i,
-                    "role": "user",
-                    "text": m["text"],
-                    "ts": f"2026-03-0{m['day']}T10:00:00Z",
-                }
-            )  # fmt: skip
-            for i, m in enumerate(LOG)
-        )
-        + "\n"
+    lines = (
+        user_line(m["message_id"], m["text"], turn=i, ts=f"2026-03-0{m['day']}T10:00:00Z")
+        for i, m in enumerate(LOG)
     )
-    nightly.run(configured, log)
-    return CliRunner(env=cli_env(configured))
+    cli: CliRunner = nightly_cli(settings, tmp_path / "log.jsonl", lines)
+    return cli
 
 
 def run(cli: CliRunner, *args: str) -> Any:

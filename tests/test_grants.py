@@ -16,13 +16,12 @@ import pytest
 import sqlalchemy as sa
 from typer.testing import CliRunner
 
-from permem import nightly
 from permem.cli import app
 from permem.errors import BadInput
 from permem.grants import covers, grant_scope
 from permem.policy import PURPOSES
 from permem.settings import Settings
-from tests.conftest import cli_env
+from tests.conftest import nightly_cli, user_line
 
 T = "acme"
 GLOBAL, HOME, TAXES = (
@@ -40,18 +39,9 @@ EXPIRES = "2099-01-01T00:00:00Z"
 
 @pytest.fixture
 def cli(settings: Settings, tmp_path: Path) -> CliRunner:
-    configured = settings.model_copy(update={"embedder": "hashing"})
-    log = tmp_path / "log.jsonl"
-    log.write_text("".join(
-        json.dumps({
-            "message_id": mid, "tenant": T, "account": "ana", "conversation_id": "c",
-            "turn": i, "role": "user", "text": text, "ts": "2026-03-01T10:00:00Z",
-            "scope": scope,
-        }) + "\n"
-        for i, (mid, text, scope) in enumerate(LOG)
-    ))  # fmt: skip
-    nightly.run(configured, log)
-    return CliRunner(env=cli_env(configured))
+    lines = (user_line(m, text, turn=i, scope=scope) for i, (m, text, scope) in enumerate(LOG))
+    cli: CliRunner = nightly_cli(settings, tmp_path / "log.jsonl", lines)
+    return cli
 
 
 def grant(cli: CliRunner, actor: str, *extra: str, purpose: str = "assistant") -> Any:

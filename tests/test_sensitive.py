@@ -16,13 +16,13 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from permem import nightly, policy
+from permem import policy
 from permem.classify import sensitivity_of
 from permem.cli import app
 from permem.recall import RecallQuery, exclusion
 from permem.records import Confirmation, Sensitivity
 from permem.settings import Settings
-from tests.conftest import cli_env, memory
+from tests.conftest import memory, nightly_cli, user_line
 
 T = "acme"
 
@@ -204,18 +204,9 @@ LOG = [
 
 @pytest.fixture
 def cli(settings: Settings, tmp_path: Path) -> CliRunner:
-    configured = settings.model_copy(update={"embedder": "hashing"})
-    log = tmp_path / "log.jsonl"
-    log.write_text("".join(
-        json.dumps({
-            "message_id": mid, "tenant": T, "account": "ana", "conversation_id": "c",
-            "turn": i, "role": "user", "text": text, "ts": "2026-03-01T10:00:00Z",
-            "purpose": purpose,
-        }) + "\n"
-        for i, (mid, text, purpose) in enumerate(LOG)
-    ))  # fmt: skip
-    nightly.run(configured, log)
-    return CliRunner(env=cli_env(configured))
+    lines = (user_line(m, text, turn=i, purpose=p) for i, (m, text, p) in enumerate(LOG))
+    cli: CliRunner = nightly_cli(settings, tmp_path / "log.jsonl", lines)
+    return cli
 
 
 def run(cli: CliRunner, *args: str) -> Any:
