@@ -243,7 +243,8 @@ def _print_summary(report: dict[str, Any]) -> None:
     table = Table("measure", "value", title=f"nightly: {report['logs']}")
     counts = report["counts"]
     for name in ("read", "new", "already_processed", "quarantined", "incognito", "paused_subject",
-                 "candidates", "stored", "superseded", "indexed"):  # fmt: skip
+                 "erased_on_arrival", "changed_content", "candidates", "stored", "set_aside",
+                 "load_refused", "superseded", "indexed"):  # fmt: skip
         table.add_row(name, str(counts.get(name, 0)))
     for name, value in sorted(report["decisions"].items()):
         table.add_row(f"decision {name}", str(value))
