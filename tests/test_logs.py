@@ -47,6 +47,18 @@ def _line(**changes: object) -> bytes:
     return json.dumps({k: v for k, v in record.items() if v is not ...}).encode()
 
 
+def _between_good_lines(tmp_path: Path, line: bytes) -> tuple[Path, Quarantined]:
+    """Read `line` between two good lines: both good ones are messages, `line` is the one
+    quarantined entry (returned with the log's path)."""
+    log = _write(
+        tmp_path / "log.jsonl", [_line(message_id="before"), line, _line(message_id="after")]
+    )
+    items = list(read_log(log))
+    assert [i.message_id for i in items if isinstance(i, Message)] == ["before", "after"]
+    (bad,) = [i for i in items if isinstance(i, Quarantined)]
+    return log, bad
+
+
 @pytest.mark.parametrize(
     ("line", "reason"),
     [
@@ -69,12 +81,7 @@ def _line(**changes: object) -> bytes:
 def test_malformed_lines_are_quarantined_and_the_rest_is_read(
     tmp_path: Path, line: bytes, reason: str
 ) -> None:
-    log = _write(
-        tmp_path / "log.jsonl", [_line(message_id="before"), line, _line(message_id="after")]
-    )
-    items = list(read_log(log))
-    assert [i.message_id for i in items if isinstance(i, Message)] == ["before", "after"]
-    (bad,) = [i for i in items if isinstance(i, Quarantined)]
+    log, bad = _between_good_lines(tmp_path, line)
     assert bad.file == str(log) and bad.line_no == 2
     assert reason in bad.reason
     assert len(bad.content_hash) == 64
@@ -190,12 +197,7 @@ LONG = "m" * 201
 def test_each_rule_quarantines_with_the_field_and_the_rule(
     tmp_path: Path, line: bytes, reason: str
 ) -> None:
-    log = _write(
-        tmp_path / "log.jsonl", [_line(message_id="before"), line, _line(message_id="after")]
-    )
-    items = list(read_log(log))
-    assert [i.message_id for i in items if isinstance(i, Message)] == ["before", "after"]
-    (bad,) = [i for i in items if isinstance(i, Quarantined)]
+    _, bad = _between_good_lines(tmp_path, line)
     assert bad.line_no == 2 and reason in bad.reason, bad.reason
     assert_storable_entry(bad)
 
