@@ -419,7 +419,7 @@ def _application_role(role: str) -> None:
             IF NOT FOUND THEN
                 BEGIN
                     CREATE ROLE {role} LOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE;
-                EXCEPTION WHEN duplicate_object THEN NULL;
+                EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
                 END;
             ELSIF r.rolsuper OR r.rolbypassrls THEN
                 RAISE EXCEPTION 'permem: application role % is a superuser or bypasses row-level '
