@@ -26,6 +26,7 @@ class NodeKind(StrEnum):
 
 class Relation(StrEnum):
     EXTRACTED = "extracted"  # source -> memory
+    CONTEXT = "context"  # source -> memory whose context (antecedent) it holds
     EMBEDDED = "embedded"  # memory -> embedding
     INDEXED = "indexed"  # embedding -> index row
     SUMMARIZED = "summarized"

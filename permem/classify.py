@@ -14,7 +14,7 @@ from permem import policy
 from permem.extraction import Candidate, Cue
 from permem.extraction.sensitive import PERSONAL, SPECIAL
 from permem.records import Kind, Origin, Role, Sensitivity
-from permem.temporal import resolve
+from permem.temporal import GOVERNED, resolve
 
 _OCCUPATION = re.compile(
     r"\b(?:i'm|i am|im|i work as|work as|working as|job as|career as)\s+(?:an?\s+)?"
@@ -85,6 +85,13 @@ def sensitivity_of(text: str) -> tuple[Sensitivity, frozenset[str]]:
     return Sensitivity.NONE, frozenset()
 
 
+def meaning(candidate: Candidate) -> str:
+    """The claim with the context it leans on, for what classifies its content."""
+    if candidate.context:
+        return f"{candidate.context} {candidate.claim_text}"
+    return candidate.claim_text
+
+
 def origin_of(candidate: Candidate) -> Origin:
     """Only the user's own words give instructions or user facts (DESIGN.md)."""
     role = candidate.message.role
@@ -111,6 +118,7 @@ def classify_all(candidates: Sequence[Candidate]) -> list[Classification]:
     """`classify` each candidate, then let an adherence instruction without a time of its own
     take the latest end of the time-bounded claims of its message."""
     found = [classify(c) for c in candidates]
+    found = _later_start_carries_back(candidates, found)
     bounds: dict[tuple[str, str], datetime] = {}
     for candidate, classification in zip(candidates, found, strict=True):
         if classification.valid_until is not None:
@@ -132,6 +140,30 @@ def classify_all(candidates: Sequence[Candidate]) -> list[Classification]:
     return found
 
 
+def _later_start_carries_back(
+    candidates: Sequence[Candidate], found: list[Classification]
+) -> list[Classification]:
+    """A claim that starts later and points back at another claim of its message ("I got the
+    job in Montreal! As of November 1st I'll be living there") moves that claim's start with
+    it: both describe the coming change, neither holds before it."""
+    for i, (later, k_later) in enumerate(zip(candidates, found, strict=True)):
+        if k_later.valid_from <= k_later.observed_at or not later.context:
+            continue
+        for j, (other, k_other) in enumerate(zip(candidates, found, strict=True)):
+            if (
+                j != i
+                and other.message is later.message
+                and other.claim_end <= later.claim_start
+                and other.claim_text.strip() in later.context
+                and k_other.valid_from < k_later.valid_from
+            ):
+                until = k_other.valid_until
+                if until is not None and until <= k_later.valid_from:
+                    continue
+                found[j] = replace(k_other, valid_from=k_later.valid_from)
+    return found
+
+
 def classify(candidate: Candidate) -> Classification:
     message = candidate.message
     text = candidate.claim_text
@@ -143,7 +175,16 @@ def classify(candidate: Candidate) -> Classification:
         plan=candidate.kind is Kind.PLAN,
         one_off=Cue.ONE_OFF in candidate.cues,
     )
-    sensitivity, categories = sensitivity_of(text)
+    if candidate.context and validity.valid_until is None and GOVERNED.search(text):
+        # "so please don't book any work calls before that": the bound named before governs.
+        named = resolve(candidate.context, message.ts)
+        validity = replace(
+            validity,
+            valid_from=max(validity.valid_from, named.valid_from),
+            valid_until=named.valid_until,
+        )
+    # What the claim means includes what it points back to ("I never miss it": the prayer).
+    sensitivity, categories = sensitivity_of(meaning(candidate))
     if candidate.about is not None:
         # Naming a relative or partner says something about the speaker's relationships.
         categories = categories | {"relationships"}
@@ -152,7 +193,13 @@ def classify(candidate: Candidate) -> Classification:
     hedged = Cue.HEDGE in candidate.cues
     confidence = policy.confidence(origin, hedged=hedged, third_party=candidate.about is not None)
     requested = Cue.REMEMBER_REQUEST in candidate.cues
-    passing = candidate.kind in (Kind.EVENT, Kind.PLAN) or bool(_APPOINTMENT.search(text))
+    # An appointment or an event mentioned in passing, not a lasting constraint drawn from it
+    # ("knee surgery in the spring, so no jumping" is a constraint; "Thursday is my therapy
+    # appointment" a passing mention).
+    lasting = candidate.kind in (Kind.CONSTRAINT, Kind.INSTRUCTION, Kind.PREFERENCE)
+    passing = candidate.kind in (Kind.EVENT, Kind.PLAN) or (
+        bool(_APPOINTMENT.search(text)) and not lasting
+    )
     return Classification(
         origin=origin,
         subject=subject_of(message.subject, candidate.about),

@@ -23,11 +23,12 @@ import pandas as pd
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from lineage import Node, NodeKind, Relation
 from permem import policy
 from permem.arrivals import Arrival, Known, arrival_of, read_known
 from permem.classify import Classification
 from permem.classify import classify_all as classify_many
-from permem.extraction import Candidate, Extractor
+from permem.extraction import Candidate, Cue, Extractor
 from permem.hashing import content_hash, subject_fingerprint
 from permem.indexing import enqueue
 from permem.logs import TURN_MAX, LogBatch, Quarantined, identifier_problem, storable
@@ -38,6 +39,7 @@ from permem.redaction import Redactor
 from permem.redaction_secrets import carries_secret
 from permem.stores.bulk import copy_insert
 from permem.stores.database import Database, bind_tenant, register_tenant, tenant_salt
+from permem.stores.lineage_store import EdgeRow, add_edges
 from permem.stores.memories import append_memories, memory_rows
 from permem.stores.schema import (
     gate_decisions,
@@ -85,6 +87,8 @@ class Proposal:
     classification: Classification
     claim: str = ""
     entity_types: tuple[str, ...] = ()
+    # The candidate's context, redacted like the claim (stored as the record's `evidence`).
+    evidence: str | None = None
     outcome: GateOutcome | None = None
     record: UserMemory | None = None
 
@@ -204,7 +208,13 @@ def redact(redactor: Redactor, proposals: Sequence[Proposal]) -> list[Proposal]:
         candidate = proposal.candidate
         entities = redactor.analyze(candidate.claim_text, candidate.doc)
         proposal.claim = _mask(candidate.claim_text, entities)
-        proposal.entity_types = tuple(sorted({e.type for e in entities}))
+        types = {e.type for e in entities}
+        if candidate.context:
+            around = redactor.analyze(candidate.context, None)
+            proposal.evidence = _mask(candidate.context, around)
+            # A credential in the context is a credential in the claim's evidence.
+            types |= {e.type for e in around if carries_secret((e.type,))}
+        proposal.entity_types = tuple(sorted(types))
     return list(proposals)
 
 
@@ -281,6 +291,7 @@ def gate(prepared: Prepared, proposals: Sequence[Proposal]) -> list[Proposal]:
             else None,
             topic=candidate.topic,
             policy_version=policy.POLICY_VERSION,
+            evidence=proposal.evidence,
         )
     return list(proposals)
 
@@ -332,11 +343,126 @@ def load(
             enqueue(conn, records)
             result.memories += len(records)
             _apply_supersession(conn, tenant, records, superseded)
+            _apply_retractions(conn, tenant, _retractions(proposals, tenant), superseded)
+            add_edges(conn, _context_edges(tenant, proposals))
             decisions = decisions_by_tenant.get(tenant, [])
             copy_insert(conn, gate_decisions, decisions, skip_conflicts=True)
             result.decisions += len(decisions)
         result.quarantined = _store_quarantine(conn, prepared.quarantined, batch_id)
     return result
+
+
+@dataclass(frozen=True, slots=True)
+class _Retraction:
+    """A sentence that takes something back: who, where, when, and what it names."""
+
+    id: uuid.UUID
+    subject: str
+    scope: str
+    observed_at: Any
+    message_id: str
+    span_start: int
+    named: frozenset[str]
+
+
+def _retractions(proposals: Sequence[Proposal], tenant: str) -> list[_Retraction]:
+    """The retractions of `tenant` (extraction.modality): stored claims that take something
+    back, and plans called off, which the gate rejects as claims but which still take back
+    what they name. Nothing rejected for trust (an untrusted role, incognito, a pause, an
+    erasure) takes anything back."""
+    found = []
+    for p in proposals:
+        candidate, outcome = p.candidate, p.outcome
+        if candidate.message.tenant != tenant or Cue.RETRACTION not in candidate.cues:
+            continue
+        called_off = outcome is not None and outcome.reasons[:1] == ("plan_called_off",)
+        stored = p.record is not None and p.record.status is Status.ACTIVE
+        if not (stored or called_off):
+            continue
+        found.append(
+            _Retraction(
+                id=p.record.id if p.record is not None else _claim_id(candidate),
+                subject=p.classification.subject,
+                scope=p.classification.scope,
+                observed_at=p.classification.observed_at,
+                message_id=candidate.message.message_id,
+                span_start=candidate.claim_start,
+                named=policy.reference_words(f"{p.evidence or ''} {p.claim}"),
+            )
+        )
+    return found
+
+
+def _apply_retractions(
+    conn: Connection, tenant: str, retractions: Sequence[_Retraction], superseded: list[str]
+) -> None:
+    """Supersede, for each retraction, the subject's older active claims in its scope (or
+    global) that it names: a content word shared between the retraction with its context and
+    the old claim with its own ("take it off my list" after "had the mango lassi again"
+    names the mango lassi claim). The old rows stay as history; one event each."""
+    if not retractions:
+        return
+    subjects = sorted({r.subject for r in retractions})
+    rows = conn.execute(
+        sa.select(memories.c.id, memories.c.subject, memories.c.scope, memories.c.claim,
+                  memories.c.evidence, memories.c.observed_at, memories.c.source_message_id,
+                  memories.c.span_end)
+        .where(memories.c.status == Status.ACTIVE.value, memories.c.subject.in_(subjects))
+    ).all()  # fmt: skip
+    events: list[dict[str, Any]] = []
+    for retraction in sorted(retractions, key=lambda r: (r.observed_at, str(r.id))):
+        for memory_id, subject, scope, claim, evidence, observed_at, source, end in rows:
+            said_before = observed_at < retraction.observed_at or (
+                source == retraction.message_id and (end or 0) <= retraction.span_start
+            )
+            if (
+                memory_id == retraction.id
+                or subject != retraction.subject
+                or scope not in (retraction.scope, "global")
+                or not said_before
+                or str(memory_id) in superseded
+                or not retraction.named & policy.reference_words(f"{evidence or ''} {claim}")
+            ):
+                continue
+            superseded.append(str(memory_id))
+            events.append(
+                {
+                    "tenant": tenant,
+                    "memory_id": memory_id,
+                    "field": "status",
+                    "old_value": Status.ACTIVE.value,
+                    "new_value": Status.SUPERSEDED.value,
+                    "actor": "nightly",
+                    "reason": f"retracted by {retraction.id}",
+                }
+            )
+    if events:
+        conn.execute(
+            sa.update(memories)
+            .where(
+                memories.c.id.in_([e["memory_id"] for e in events]),
+                memories.c.status == Status.ACTIVE.value,
+            )
+            .values(status=Status.SUPERSEDED.value)
+        )
+        copy_insert(conn, memory_events, events)
+
+
+def _context_edges(tenant: str, proposals: Sequence[Proposal]) -> list[EdgeRow]:
+    """An edge from the message a stored claim's context came from, when that is another
+    message: forgetting it forgets the claim that leans on it."""
+    return [
+        EdgeRow(
+            tenant=tenant,
+            parent=Node(NodeKind.SOURCE, p.candidate.context_source),
+            child=Node(NodeKind.MEMORY, str(p.record.id)),
+            relation=Relation.CONTEXT,
+        )
+        for p in proposals
+        if p.record is not None
+        and p.record.tenant == tenant
+        and p.candidate.context_source is not None
+    ]
 
 
 def _decision_row(proposal: Proposal, prepared: Prepared, batch_id: uuid.UUID) -> dict[str, Any]:
@@ -364,7 +490,16 @@ def _decision_row(proposal: Proposal, prepared: Prepared, batch_id: uuid.UUID) -
 
 def _supersedes_key(record: UserMemory) -> tuple[str, str, str] | None:
     usable = record.status is Status.ACTIVE and record.confirmation is not Confirmation.PENDING
-    if record.topic in policy.EXCLUSIVE_TOPICS and record.valid_until is None and usable:
+    # A claim that starts later ("as of October I'll live in Rotterdam") replaces the old one
+    # only from then: both stay active and recall keeps the latest valid one
+    # (recall.superseded_in_time).
+    starts_now = record.valid_from <= record.observed_at
+    if (
+        record.topic in policy.EXCLUSIVE_TOPICS
+        and record.valid_until is None
+        and usable
+        and starts_now
+    ):
         return (record.subject, record.topic or "", record.scope)
     return None
 

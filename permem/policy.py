@@ -17,15 +17,24 @@ are checked in order; the first that fires decides:
  7. other document or tool content is not about the user               reject  untrusted_content
  8. text quoted, pasted, forwarded or fenced in a user message is not
     the user's (permem.extraction.quoted)                              reject  quoted_content
- 9. a belief about the world is not a fact about the person            reject  belief_about_world
-10. a hedged plan ("maybe", "thinking about") is not a plan, let alone a fact
+ 9. a belief about the world is not a fact about the person, unless it
+    draws a consequence for the user's own conduct ("so no sweets for
+    mine"), which recall never uses for a factual question           reject  belief_about_world
+10. a hypothetical ("if we ever got a house I'd ...") or something only considered
+    ("we looked at moving ...") is not how the user lives
+    (permem.extraction.modality)                          reject  hypothetical / considered_not_done
+    a plan called off ("it fell through") only takes back what it names  reject  plan_called_off
+    a hedged plan ("maybe", "thinking about") is not a plan, let alone a fact
                                                                        reject  hedged_plan
 11. an inferred sensitive claim the user did not ask to keep           reject  inferred_sensitive
 12. nothing but identifiers and filler left after redaction            reject  nothing_left
 13. a passing mention of a special category (appointment, event)
                                                                reject  sensitive_passing_mention
-14. any other special-category claim not asked to be remembered        confirm special_category
-15. personal data the surface's purpose does not need, not asked for   confirm personal_not_needed
+14. any other special-category claim not asked to be remembered, unless the
+    surface it was said on is for it (its declared purpose needs the category,
+    or the surface is `isolated`: an undeclared purpose of its own)   confirm special_category
+15. personal data the surface's purpose does not need, not asked for, and
+    not part of an instruction to act on it                           confirm personal_not_needed
 16. imported profile fields stay unconfirmed evidence                   (accept, origin imported)
 17. a one-off exception ("just tonight", "for this trip only")         session_only one_off
 18. otherwise                                                          redact / shorten / accept
@@ -88,7 +97,14 @@ class Purpose:
 # purpose and the purposes that declare their category (`may_serve`). Grants name one of
 # these purposes (permem/grants.py refuses any other).
 PURPOSES: Mapping[str, Purpose] = {
-    "assistant": Purpose("the general assistant: tone, format, tastes, standing instructions"),
+    # Where the user lives (a city or country: a street or a home address is the special
+    # `precise_location`) and what they do for work are what a general assistant needs for
+    # local answers and for plans around work.
+    "assistant": Purpose(
+        "the general assistant: tone, format, tastes, standing instructions, where the user "
+        "lives and works",
+        frozenset({"location", "occupation"}),
+    ),
     "budget_coach": Purpose("budgeting help", frozenset({"finance"}), frozenset({"assistant"})),
     "health_coach": Purpose(
         "health and fitness coaching", frozenset({"health"}), frozenset({"assistant"})
@@ -125,6 +141,14 @@ def retention(purpose: str, sensitivity: Sensitivity, *, confirmed: bool = False
     if confirmed and sensitivity is Sensitivity.SPECIAL:
         return by_purpose
     return min(by_purpose, RETENTION_BY_SENSITIVITY[sensitivity])
+
+
+def isolated(purpose: str) -> bool:
+    """A surface with a purpose of its own that permem does not declare (a journal, a sleep
+    tracker, a training plan): what the user tells it is kept for it alone. No declared purpose
+    lists it in `may_use`, so nothing said there reaches any other purpose; in return, what the
+    user volunteers there is what that surface needs (no confirmation asked)."""
+    return purpose not in PURPOSES
 
 
 def usable_purposes(purpose: str) -> frozenset[str]:
@@ -175,6 +199,36 @@ _FILLER = frozenset(
     "i me my we our us you your it its is am are was be the a an and or but so to of in on at "
     "for with by from this that these those please pls thanks ok okay just also".split()
 )
+
+
+# Words that name nothing a retraction could refer to (reference_words).
+_NOT_A_REFERENT = frozenset(
+    "the and for with that this these those you your are was were have has had not but can "
+    "could would should will what when where which who how about from into just some any all "
+    "more most very really also them they their there here then than too our ours out get got "
+    "getting now anymore any longer no never always only off take took taking scratch rid "
+    "list thing things stuff like love loved make made honestly actually again yesterday today "
+    "use using used don't didn't doesn't isn't it's i'm i've i'd i'll me my mine myself we "
+    "us it its one bit lot way day days time times please thanks okay sure yes yeah we're "
+    "we've we'd we'll you're they're that's there's what's let's can't won't wasn't "
+    "work worked out put plan plans planned idea".split()
+)
+
+
+def reference_words(text: str) -> frozenset[str]:
+    """Content words of `text`, singular and lower-case, that a retraction and the claim it
+    takes back would share ("nights" and "night shifts" share "night")."""
+    found = set()
+    for word in re.findall(r"[^\W\d_][\w'-]{2,}", text.casefold()):
+        if word in _NOT_A_REFERENT:
+            continue
+        if word.endswith("ies") and len(word) > 4:
+            word = word[:-3] + "y"
+        elif word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+            word = word[:-1]
+        if word not in _NOT_A_REFERENT:
+            found.add(word)
+    return frozenset(found)
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,8 +302,16 @@ def decide(item: GateInput) -> GateOutcome:
         return _reject("untrusted_content", f"role:{item.role.value}")
     if item.role is Role.IMPORT and Cue.IMPORT_FIELD not in item.cues:
         return _reject("untrusted_content", "role:import")
-    if Cue.BELIEF in item.cues:
+    if Cue.BELIEF in item.cues and Cue.OWN_CONDUCT not in item.cues:
         return _reject("belief_about_world")
+    if Cue.HYPOTHETICAL in item.cues:
+        return _reject("hypothetical")
+    if Cue.CONSIDERED in item.cues:
+        return _reject("considered_not_done")
+    if Cue.CALLED_OFF in item.cues:
+        # "It didn't work out, we're staying put": it takes a plan back (the loader supersedes
+        # what it names) and is no claim of its own.
+        return _reject("plan_called_off")
     if item.kind is Kind.PLAN and Cue.HEDGE in item.cues:
         return _reject("hedged_plan")
     sensitive = item.sensitivity is not Sensitivity.NONE
@@ -266,15 +328,20 @@ def decide(item: GateInput) -> GateOutcome:
     if item.sensitivity is Sensitivity.SPECIAL and not item.requested:
         if item.passing_mention:
             return _reject("sensitive_passing_mention", f"categories:{categories}")
-        return GateOutcome(
-            GateDecision.CONFIRM, ("special_category", f"categories:{categories}", *reasons)
-        )
-    if item.sensitivity is Sensitivity.PERSONAL and not item.requested:
-        needed = PURPOSES.get(item.purpose, Purpose("undeclared")).categories
-        if not item.categories <= needed:
+        if not _said_for(item):
+            return GateOutcome(
+                GateDecision.CONFIRM, ("special_category", f"categories:{categories}", *reasons)
+            )
+        reasons.append("special_category_own_purpose")
+    if item.sensitivity is Sensitivity.PERSONAL and not item.requested and not _said_for(item):
+        instructed = item.kind is Kind.INSTRUCTION or Cue.INSTRUCTION in item.cues
+        if not instructed:
             return GateOutcome(
                 GateDecision.CONFIRM, ("personal_not_needed", f"categories:{categories}", *reasons)
             )
+        # The user told the assistant to act on it ("warn me about any purchase over 50, I'm
+        # saving"): following the instruction is the purpose that needs it.
+        reasons.append("personal_for_instruction")
     if item.requested:
         reasons.append("remember_requested")
     if item.role is Role.IMPORT:
@@ -288,6 +355,19 @@ def decide(item: GateInput) -> GateOutcome:
     if item.shortened:
         return GateOutcome(GateDecision.SHORTEN, tuple(reasons))
     return GateOutcome(GateDecision.ACCEPT, tuple(reasons) or ("accepted",))
+
+
+def _said_for(item: GateInput) -> bool:
+    """The claim's personal-data categories are what the surface it was said on is for: its
+    declared purpose needs every one of them, or the surface is `isolated` (never the general
+    assistant, whose special categories always need a confirmation)."""
+    if isolated(item.purpose):
+        return True
+    needed = PURPOSES[item.purpose].categories
+    special = item.categories & SPECIAL_CATEGORIES
+    if item.sensitivity is Sensitivity.SPECIAL and not special:
+        return False
+    return bool(item.categories) and item.categories <= needed
 
 
 def confirmation_for(outcome: GateOutcome, requested: bool) -> Confirmation:

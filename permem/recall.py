@@ -323,12 +323,35 @@ def exclusion(
         return "grant_scope"
     if record.purpose not in policy.usable_purposes(query.purpose):
         return "purpose"
-    _, categories = sensitivity_of(record.claim)
+    meaning = f"{record.evidence} {record.claim}" if record.evidence else record.claim
+    _, categories = sensitivity_of(meaning)
     if not policy.may_serve(query.purpose, record.purpose, record.sensitivity, categories):
         return "special_category_purpose"
-    if factual and record.kind in (Kind.FACT, Kind.EVENT, Kind.PLAN):
+    if factual and (record.kind in (Kind.FACT, Kind.EVENT, Kind.PLAN) or lx.BELIEF.search(meaning)):
+        # A belief guides the user's own choices ("so no sweets for mine"), never the answer
+        # to a question about the world.
         return "factual_question"
     return None
+
+
+def superseded_in_time(survivors: Sequence[UserMemory]) -> set[uuid.UUID]:
+    """Claims on an exclusive topic that a later-said claim on the same topic, valid now,
+    replaces: a move announced for October replaces the old home from October on (until then
+    the new claim is not valid yet and the old one stands)."""
+    latest: dict[tuple[str, str, str], UserMemory] = {}
+    for record in survivors:
+        if record.topic not in policy.EXCLUSIVE_TOPICS:
+            continue
+        key = (record.subject, record.topic, record.scope)
+        held = latest.get(key)
+        if held is None or (record.observed_at, str(record.id)) > (held.observed_at, str(held.id)):
+            latest[key] = record
+    return {
+        r.id
+        for r in survivors
+        if r.topic in policy.EXCLUSIVE_TOPICS
+        and latest[(r.subject, r.topic or "", r.scope)].id != r.id
+    }
 
 
 def _words(text: str) -> set[str]:
@@ -394,6 +417,10 @@ class Recaller:
                 survivors.append(record)
             else:
                 answer.filtered_out[reason] += 1
+        replaced = superseded_in_time(survivors)
+        if replaced:
+            answer.filtered_out["superseded_in_time"] += len(replaced)
+            survivors = [r for r in survivors if r.id not in replaced]
         ranked = self._rank(query, survivors, len(records))
         with tenant_transaction(self._db.app, query.tenant) as conn:
             confirmed = self._recheck(conn, query, access, [r for r, _ in ranked])

@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
+import dateparser
+
 _MONTHS = {
     name.lower(): index
     for index in range(1, 13)
@@ -44,7 +46,10 @@ _DATE = (
     r"the\s+end\s+of\s+(?:the\s+)?(?P<endof>week|month|year)|"
     r"(?P<tomorrow>tomorrow)|(?P<weekend>the\s+weekend))"
 )
-_UNTIL = re.compile(rf"\b(?:until|till|til|through|thru|up\s+to|by)\s+{_DATE}", re.IGNORECASE)
+_UNTIL = re.compile(
+    rf"\b(?:until|till|til|through|thru|up\s+to|by)\s+(?:the\s+(?=\d+\w*\s+of\b))?{_DATE}",
+    re.IGNORECASE,
+)
 _FOR = re.compile(
     r"\bfor\s+(?:the\s+next\s+|another\s+)?"
     r"(?P<n>\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
@@ -56,6 +61,29 @@ _NEXT = re.compile(
     r"\b(?:next\s+(?P<unit>week|month|year|spring|summer|fall|autumn|winter)|"
     r"in\s+the\s+(?P<season>spring|summer|fall|autumn|winter)|"
     rf"in\s+(?P<month>{_MONTH_RE})\b)",
+    re.IGNORECASE,
+)
+# "until May", "till September", "back in March": a month alone ends the claim when it starts.
+_UNTIL_MONTH = re.compile(
+    rf"\b(?:until|till|til|up\s+to|before|back\s+(?:in|at\s+work\s+in))\s+(?:early\s+)?"
+    rf"(?P<month>{_MONTH_RE})\b(?!\.?\s+\d)(?!\s+(?:the\s+)?\d)",
+    re.IGNORECASE,
+)
+# "as of the 1st of October", "starting August 1st", "from March": the claim starts then.
+_FROM = re.compile(
+    rf"\b(?:as\s+of|starting(?:\s+(?:on|from|in))?|from|beginning|effective|come)\s+"
+    rf"(?:(?:the\s+)?(?P<date>{_DATE})|(?P<month>{_MONTH_RE})\b)",
+    re.IGNORECASE,
+)
+# A time phrase that governs by reference to a period named before: "until then", "before
+# that", "till that date", "while I'm there", "for that period", "in the meantime", "hold me
+# to it" (a commitment's own period).
+GOVERNED = re.compile(
+    r"\b(?:until|till|til|before|by)\s+(?:then|that(?:\s+(?:date|day|time|point))?|the\s+end\s+of\s+it)\b|"
+    r"\b(?:while|whilst|as\s+long\s+as)\s+(?:i'm|i\s+am|we're|we\s+are|i'm\s+still|i\s+stay)\b|"
+    r"\b(?:during|for|throughout)\s+(?:that|this|the)\s+(?:time|period|trip|stay|break|leave|"
+    r"window|stretch|month|week|visit)\b|\bin\s+the\s+meantime\b|\bmeanwhile\b|"
+    r"\bhold\s+me\s+to\s+(?:it|that|this)\b|\buntil\s+i'm\s+back\b",
     re.IGNORECASE,
 )
 _TONIGHT = re.compile(r"\b(?:tonight|today only|just today|for today)\b", re.IGNORECASE)
@@ -165,15 +193,67 @@ def _start_of(match: re.Match[str], ts: datetime) -> datetime | None:
     return datetime.combine(start, time(0), tzinfo=ts.tzinfo)
 
 
+def _month_start(month_name: str, today: date, *, after: bool) -> date:
+    """The first day of the next `month_name` (this year's if still ahead, or if `after` is
+    False and it is the current month)."""
+    month = _MONTHS[month_name.lower()]
+    year = today.year
+    if month < today.month or (after and month == today.month):
+        year += 1
+    return date(year, month, 1)
+
+
+def _parse_day(phrase: str, ts: datetime) -> date | None:
+    """A day named in `phrase`, the next one on or after the message's local day: the
+    patterns here first, then `dateparser` (maintained; relative to the local time)."""
+    today = ts.date()
+    match = re.fullmatch(_DATE, phrase.strip(), re.IGNORECASE)
+    if match is not None:
+        found = _resolve_date(match, today)
+        if found is not None:
+            return found
+    parsed = dateparser.parse(
+        phrase,
+        languages=["en"],
+        settings={
+            "RELATIVE_BASE": ts.replace(tzinfo=None),
+            "PREFER_DATES_FROM": "future",
+            "PREFER_DAY_OF_MONTH": "first",
+        },
+    )
+    return parsed.date() if parsed is not None else None
+
+
+def has_bound(text: str) -> bool:
+    """The text names when something ends or starts (cheap: patterns only)."""
+    return any(p.search(text) for p in (_UNTIL, _UNTIL_MONTH, _FOR, _FROM, _NEXT, GOVERNED))
+
+
+def starts(text: str, ts: datetime) -> datetime | None:
+    """When a claim stated at `ts` starts, if it names a later start ("as of October 1st",
+    "starting August 1st", "from March"): local midnight of that day."""
+    found = _FROM.search(text)
+    if found is None:
+        return None
+    today = ts.date()
+    if found.group("month") and not found.group("date"):
+        day: date | None = _month_start(found.group("month"), today, after=True)
+    else:
+        day = _parse_day(found.group("date"), ts)
+    if day is None or day <= today:
+        return None
+    return datetime.combine(day, time(0), tzinfo=ts.tzinfo)
+
+
 def resolve(text: str, ts: datetime, *, plan: bool = False, one_off: bool = False) -> Validity:
     """Validity of a claim stated in `text` at `ts`.
 
     `plan`: the claim is a plan, so a future period named in it starts its validity.
     `one_off`: the extractor already saw a one-off cue ("for this trip only").
     """
-    valid_from = ts
+    valid_from = starts(text, ts) or ts
     valid_until: datetime | None = None
-    if plan:
+    if plan and valid_from == ts:
         upcoming = _NEXT.search(text)
         start = _start_of(upcoming, ts) if upcoming else None
         if start is not None and start > ts:
@@ -183,6 +263,12 @@ def resolve(text: str, ts: datetime, *, plan: bool = False, one_off: bool = Fals
         day = _resolve_date(until, valid_from.date())
         if day is not None:
             valid_until = _midnight_after(day, ts)
+    if valid_until is None:
+        month_bound = _UNTIL_MONTH.search(text)
+        if month_bound:
+            first = _month_start(month_bound.group("month"), valid_from.date(), after=False)
+            if first > valid_from.date():
+                valid_until = datetime.combine(first, time(0), tzinfo=ts.tzinfo)
     if valid_until is None:
         duration = _FOR.search(text)
         if duration:

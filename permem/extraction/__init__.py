@@ -39,6 +39,10 @@ class Candidate:
     topic: str | None
     negated: bool = False
     doc: Doc | None = field(default=None, compare=False, repr=False)
+    # What the claim leans on (permem.extraction.context): the sentence it was cut from and
+    # what its "it"/"then" points back to; `context_source` names another message it came from.
+    context: str | None = None
+    context_source: str | None = None
 
     def __post_init__(self) -> None:
         if not 0 <= self.start <= self.claim_start < self.claim_end <= self.end:

@@ -20,8 +20,11 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from permem.extraction import lexicon as lx
-from permem.extraction import quoted
+from permem.extraction import modality, quoted
+from permem.extraction.context import leans_back
+from permem.extraction.directives import standing_directive
 from permem.records import Message, Role
+from permem.temporal import has_bound
 
 
 class Cue(StrEnum):
@@ -43,6 +46,11 @@ class Cue(StrEnum):
     SCOPE_FACT = "scope_fact"
     ELLIPTICAL = "elliptical"
     QUOTED = "quoted_content"
+    HYPOTHETICAL = "hypothetical"
+    CONSIDERED = "considered"
+    RETRACTION = "retraction"
+    OWN_CONDUCT = "own_conduct"
+    CALLED_OFF = "called_off"
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +83,17 @@ _ELLIPTICAL_OPENER = re.compile(
     r"trying|following|taking|on|off|no|not|only|still|back|currently|always|never|mostly|"
     r"thinking|planning|considering|hoping|might|maybe|probably|"
     r"usually)\b",
+    re.IGNORECASE,
+)
+
+
+# A sentence that opens with a gerund leaves its subject, the speaker, unsaid: "cutting out
+# sugar until June", "avoiding caffeine for a month" (not "morning", "nothing", "during").
+_GERUND_OPENER = re.compile(
+    r"^\s*(?:(?:also|and|but|so|now|still)[\s:,]+)?(?!(?:morning|evening|nothing|something|"
+    r"anything|everything|during|thing|king|spring|string|ceiling|building|wedding|pudding|"
+    r"ring|wing|bring|sing|swing|sibling|darling|ping|duckling|dumpling|icing|earring|"
+    r"meeting|feeling|clothing|boring|amazing|interesting)\b)[a-z]{2,}ing\b",
     re.IGNORECASE,
 )
 
@@ -132,7 +151,11 @@ def _user_cues(message: Message, text: str, remember: bool) -> tuple[set[Cue], s
         or (first_person and _first_person_statement(text))
     ):
         cues.add(Cue.DURABLE)
-    if lx.STANDING_INSTRUCTION.search(text) or lx.FORMAT_INSTRUCTION.search(text):
+    if (
+        lx.STANDING_INSTRUCTION.search(text)
+        or lx.FORMAT_INSTRUCTION.search(text)
+        or standing_directive(text)
+    ):
         cues.add(Cue.INSTRUCTION)
     if remember:
         cues.add(Cue.REMEMBER_REQUEST)
@@ -148,11 +171,19 @@ def _user_cues(message: Message, text: str, remember: bool) -> tuple[set[Cue], s
     ):
         if pattern.search(text):
             cues.add(cue)
+    for test, cue in (
+        (modality.hypothetical, Cue.HYPOTHETICAL),
+        (modality.considered, Cue.CONSIDERED),
+        (modality.retracts, Cue.RETRACTION),
+        (modality.called_off, Cue.CALLED_OFF),
+    ):
+        if test(text):
+            cues.add(cue)
     if lx.THIRD_PARTY_SUBJECT.search(text):
         cues.add(Cue.THIRD_PARTY)
     if message.scope != "global":
         cues.add(Cue.SCOPE_FACT)
-    if _ELLIPTICAL_OPENER.match(text):
+    if _ELLIPTICAL_OPENER.match(text) or _GERUND_OPENER.match(text):
         cues.add(Cue.ELLIPTICAL)
     topic = next((name for name, p in lx.TOPICS.items() if p.search(text)), None)
     return cues, topic
@@ -163,7 +194,11 @@ def _worth_parsing(text: str, cues: set[Cue], topic: str | None) -> bool:
         return False
     if _is_request(text, cues):
         return False
-    if lx.TASK_OPENER.match(text) and not lx.STANDING_INSTRUCTION.search(text):
+    if (
+        lx.TASK_OPENER.match(text)
+        and not lx.STANDING_INSTRUCTION.search(text)
+        and not standing_directive(text)
+    ):
         return False
     if Cue.FIRST_PERSON in cues and (Cue.DURABLE in cues or Cue.CHOICE in cues):
         return True
@@ -179,6 +214,9 @@ def _worth_parsing(text: str, cues: set[Cue], topic: str | None) -> bool:
     polite = re.search(r"\b(?:please|pls|plz|stp)\b", text, re.I) is not None
     if polite and (lx.STRONG_TASTE.search(text) or re.match(r"^\s*no\s+\w", text, re.I)):
         return True
+    # A retraction is kept so that it can supersede what it takes back.
+    if Cue.RETRACTION in cues and (Cue.FIRST_PERSON in cues or leans_back(text)):
+        return True
     # A one-off exception is kept for its session, so it must be seen to be kept apart.
     if Cue.ONE_OFF in cues:
         return True
@@ -193,6 +231,9 @@ def _worth_parsing(text: str, cues: set[Cue], topic: str | None) -> bool:
         return True
     if Cue.ELLIPTICAL in cues and Cue.PLAN in cues:
         return True
+    # "Cutting out sugar until June 17th": the speaker's own, bounded or constraining, doing.
+    if Cue.ELLIPTICAL in cues and (lx.CONSTRAINT.search(text) or has_bound(text)):
+        return True
     # Inside a project or workspace, plain statements describe that project.
     return Cue.SCOPE_FACT in cues and len(_WORD.findall(text)) >= 4 and "?" not in text
 
@@ -203,7 +244,11 @@ def _plainly_not_a_claim(text: str) -> bool:
         return True
     if text.rstrip().endswith("?") and lx.REQUEST_OPENERS.match(text):
         return True
-    return lx.TASK_OPENER.match(text) is not None and not lx.STANDING_INSTRUCTION.search(text)
+    return (
+        lx.TASK_OPENER.match(text) is not None
+        and not lx.STANDING_INSTRUCTION.search(text)
+        and not standing_directive(text)
+    )
 
 
 def _remember_only(text: str) -> bool:
@@ -340,8 +385,12 @@ def select(message: Message) -> list[SentenceCue]:
         cues, topic = _user_cues(message, core, remember)
         if belief:
             # "oh here's mine: the Great Wall is ... I've always believed that": the belief
-            # cue of one sentence covers the message.
+            # cue of one sentence covers the message; a consequence drawn for the user's own
+            # conduct ("so no sweets for mine") keeps the claim (recall never uses it for a
+            # factual question).
             cues.add(Cue.BELIEF)
+            if modality.own_conduct(message.text[start:end]) or modality.own_conduct(own):
+                cues.add(Cue.OWN_CONDUCT)
         if not _worth_parsing(core, cues, topic):
             continue
         relation_match = lx.THIRD_PARTY_SUBJECT.search(text)

@@ -87,7 +87,8 @@ IMPERATIVE_OPENER = re.compile(
 REMEMBER_REQUEST = re.compile(
     r"(?:^|[,.;:!—-]\s*|\b(?:so|and|but|please|pls|also|just|could you|can you|would you|"
     r"make sure (?:to|you)|you should|do)\s+)"
-    r"(?:remember|keep in mind|bear in mind|don't forget|do not forget|note)\b"
+    r"(?:remember|(?:keep|bear)\s+(?:(?:that|this|it)\s+)?in\s+mind|don't forget|do not forget|"
+    r"note)\b"
     r"(?=\s*(?:that\b|this\b|it\b|i\b|i'm\b|i've\b|my\b|to\b|for\b|:|whenever\b|"
     r"when you\b|forever\b|[.!]|$))|"
     r"\b(?:make a note|save this|save that|for future reference|for next time|"
@@ -118,12 +119,15 @@ ONE_OFF = words(
 )  # fmt: skip
 
 HEDGE = words(
+    "hoping", "hope to", "would like to", "i'd like to", "wish", "dreaming of",
     "maybe", "perhaps", "might", "may", "possibly", "probably", "not sure", "unsure",
     "thinking about", "thinking of", "considering", "i guess", "kind of", "kinda",
     "sort of", "no idea if", "if i", "someday", "some day", "eventually", "who knows",
 )  # fmt: skip
 
 PLAN = words(
+    "hoping to", "hope to", "aiming to", "aim to", "looking to", "intending to",
+    "would like to", "i'd like to", "about to",
     "going to", "gonna", "plan to", "plans to", "planning to", "planning on", "will",
     "i'll", "intend to", "thinking about", "thinking of", "considering", "next week",
     "next month", "next year", "next summer", "next spring", "next fall", "next autumn",
@@ -156,7 +160,15 @@ BELIEF = re.compile(
     r"\b(?:i(?:'ve| have)?\s+always\s+(?:believed|thought)|i\s+still\s+(?:think|believe)|"
     r"i'm\s+convinced|i\s+am\s+convinced|everyone\s+knows|it's\s+a\s+(?:fact|myth)|"
     r"i\s+(?:believe|think|reckon)\s+(?:that\s+)?(?:the|a|an|all|most|vaccines|[a-z]+s)\s+"
-    r"(?:is|are|was|were|cause|causes)\b|\bis\s+basically\s+(?:poison|toxic|a\s+lie|fake))",
+    r"(?:is|are|was|were|cause|causes)\b|\bis\s+basically\s+(?:poison|toxic|a\s+lie|fake)|"
+    # "I (firmly) believe we only use ten percent of our brains": believing a clause about the
+    # world (not "I believe I'll ...", "I believe in you").
+    r"\bi\s+(?:really\s+|firmly\s+|honestly\s+|genuinely\s+|do\s+|truly\s+)?"
+    r"(?:believe|reckon)\s+(?:that\s+)?(?!(?:i|i'm|i'll|i'd|i've|in|you|so|it's\s+time)\b)"
+    r"\w+\s+\w+|"
+    r"\bi(?:'ve|\s+have)?\s+(?:always\s+)?(?:heard|read|been\s+told)\s+(?:that\s+)?"
+    r"(?!(?:i|i'm|you)\b)\w+\s+(?:\w+\s+)?(?:is|are|was|were|causes?|makes?|gives?|kills?|"
+    r"destroys?|rots?|cures?)\b)",
     re.IGNORECASE,
 )
 CHOICE = re.compile(
@@ -220,7 +232,11 @@ TOPICS = categories(
         ),
         "units": ("metric", "imperial", "celsius", "fahrenheit", "miles", "kilometres"),
         "spelling": ("british spelling", "american spelling", "uk spelling", "us spelling"),
-        "home": ("live in", "living in", "moved to", "based in", "relocated to"),
+        "home": (
+            "live in", "living in", "lives in", "moved to", "based in", "relocated to",
+            "relocating to", "living there", "live there", "be living", "moving there",
+            "move there", "home is", "my home", "settled in",
+        ),
         "job": ("new job", "work as", "job as", "my job", "employer", "work at", "works at"),
         "schedule": ("mornings", "evenings", "weekends", "weekdays", "days a week", "night shift"),
     }
@@ -253,7 +269,8 @@ PREFERENCE = words(
     r"dislike[sd]?", r"favou?rite", "fan of", "into", "rather", "appeal", "appeals",
     "appealing", "comfort", "taste", "style", "picky", "adore", "detest", "can't stand",
     "cannot stand", "love language", "not a fan", "not really into", "obsessed",
-    "passionate", "makes my day", "fine",
+    "passionate", "makes my day", "fine", "my thing", "my weakness", "my jam", "my go-to",
+    "my kind of", "my guilty pleasure", "my comfort food", "my cup of tea", "not my thing",
 )  # fmt: skip
 
 # --- Selection of first-person sentences (the cheap pass) --------------------------------
@@ -269,6 +286,8 @@ STRONG_TASTE = words(
     "my style", "comfort", "love language", "makes my day", "picky", "strict", "diet",
     "sweet tooth", "headache", "itchy", "never", "refuse", "born in", "grew up", "growing up",
     "raised in", "married", "divorced", "retired", "graduated", "my name is", "for a living",
+    "my thing", "my weakness", "my jam", "my go-to", "my kind of", "my guilty pleasure",
+    "my comfort food", "my cup of tea",
 )  # fmt: skip
 HABIT = words(
     "always", "usually", "mostly", "often", "normally", "typically", "generally", "mainly",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from spacy.language import Language
@@ -18,6 +19,7 @@ from spacy.tokens import Doc, Token
 
 from permem.extraction import Candidate
 from permem.extraction import lexicon as lx
+from permem.extraction.context import Conversations, antecedent
 from permem.extraction.cues import Cue, SentenceCue, select_many
 from permem.records import Kind, Message, Role
 
@@ -104,6 +106,16 @@ def _kind(cues: frozenset[Cue], text: str, imperative: bool, past: bool, future:
     return Kind.FACT
 
 
+def with_context(candidate: Candidate, conversations: Conversations) -> Candidate:
+    """The candidate with its context (permem.extraction.context); the user's own words only."""
+    if candidate.message.role is not Role.USER or Cue.QUOTED in candidate.cues:
+        return candidate
+    found = antecedent(candidate.message, candidate.claim_start, candidate.claim_end, conversations)
+    if found is None:
+        return candidate
+    return replace(candidate, context=found.text, context_source=found.message_id)
+
+
 class RuleExtractor:
     """Rules over spaCy parses; see the module docstring. One instance per process."""
 
@@ -114,6 +126,10 @@ class RuleExtractor:
         self._batch_size = batch_size
 
     def extract(self, messages: Sequence[Message]) -> list[Candidate]:
+        conversations = Conversations(messages)
+        return [with_context(c, conversations) for c in self._extract(messages)]
+
+    def _extract(self, messages: Sequence[Message]) -> list[Candidate]:
         selected = select_many(messages)
         # Quoted or pasted text inside a user message is untrusted like a document.
         untrusted = [s for s in selected if s.message.role is not Role.USER or Cue.QUOTED in s.cues]
@@ -177,7 +193,9 @@ class RuleExtractor:
         elif subject is not None and subject.lower_ not in _SELF and not imperative:
             # The sentence is about something else ("the Great Wall is ..."): keep it only
             # when it still concerns the speaker or their project.
-            concerns_speaker = Cue.FIRST_PERSON in cues or Cue.SCOPE_FACT in cues
+            concerns_speaker = (
+                Cue.FIRST_PERSON in cues or Cue.SCOPE_FACT in cues or Cue.INSTRUCTION in cues
+            )
             if not (concerns_speaker or Cue.ELLIPTICAL in cues or Cue.LANGUAGE in cues):
                 return None
         negated = any(c.dep_ == "neg" for c in root.children) or any(

@@ -1,0 +1,117 @@
+"""The context a claim leans on: the sentence or message its "it", "that", "there" or "until
+then" points back to.
+
+A claim is a verbatim span, often one clause of a longer sentence ("I work night shifts, so I
+sleep during the day"), or a sentence whose referent is in the sentence or message before it
+("had the mango lassi again yesterday. Honestly it's sickly, take it off my list"; "I'm off
+work for the next nine weeks" … "so please don't book any work calls before that"). Stored
+alone, "it" and "then" lose what they pointed to. So every candidate carries its **context**:
+
+- the whole sentence it was cut from, when the claim is one clause of it;
+- plus, when the claim leans on something said before (`leans_back`: a pronoun or a pointing
+  time phrase with nothing in the claim for it to point to), the sentence before it in the
+  same message, or, for the first sentence of a message, the user's previous message in the
+  same conversation (`Antecedent.message_id` then names that message).
+
+The classifier reads the context for the claim's time bounds, topic and sensitivity, the
+loader for corrections by reference, and the store keeps it (redacted) as the claim's
+`evidence`, with a lineage edge from the antecedent message, so that forgetting that message
+forgets the claim too.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from permem.records import Message, Role
+from permem.temporal import GOVERNED
+
+# A word that points back ("it", "that", "there") or a time phrase that governs by reference
+# ("until then", "before that", "while I'm there", "from then on").
+_POINTS_BACK = re.compile(
+    r"\b(?:it|its|it's|that|this|these|those|them|they|there|then|same|such|so)\b",
+    re.IGNORECASE,
+)
+_SENTENCE_END = re.compile(r"[.!?]+(?:\s+|$)|\n+")
+
+
+@dataclass(frozen=True, slots=True)
+class Antecedent:
+    """What a claim leans on: text (verbatim, unredacted until the redact stage) and, when it
+    comes from another message, that message's id."""
+
+    text: str
+    message_id: str | None = None
+
+
+def leans_back(claim: str) -> bool:
+    """The claim points back at something said before it: a pronoun, or a time phrase that
+    governs by reference ("while I'm in Toronto", "until then": permem.temporal.GOVERNED)."""
+    return _POINTS_BACK.search(claim) is not None or GOVERNED.search(claim) is not None
+
+
+def sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
+    """The sentence of `text` that holds the span start:end (sentence ends: . ! ? or a line
+    break)."""
+    a = 0
+    for match in _SENTENCE_END.finditer(text, 0, start):
+        a = match.end()
+    following = _SENTENCE_END.search(text, end)
+    b = following.start() if following else len(text)
+    b = max(b, end)
+    return a, b
+
+
+def previous_sentence(text: str, start: int) -> tuple[int, int] | None:
+    """The sentence before the one starting at or after `start`, or None."""
+    head = text[:start].rstrip()
+    if not head:
+        return None
+    a, b = sentence_around(head, len(head) - 1, len(head))
+    return (a, b) if head[a:b].strip() else None
+
+
+class Conversations:
+    """Each user message's predecessor: the user's previous message in the same conversation
+    (by turn, then time), among the messages of one batch."""
+
+    def __init__(self, messages: Sequence[Message]) -> None:
+        ordered = sorted(
+            (m for m in messages if m.role is Role.USER and not m.incognito),
+            key=lambda m: (m.tenant, m.conversation_id, m.turn, m.ts, m.message_id),
+        )
+        self._before: dict[tuple[str, str], Message] = {}
+        for earlier, later in zip(ordered, ordered[1:], strict=False):
+            if (earlier.tenant, earlier.conversation_id) == (later.tenant, later.conversation_id):
+                if earlier.subject == later.subject:
+                    self._before[(later.tenant, later.message_id)] = earlier
+
+    def before(self, message: Message) -> Message | None:
+        return self._before.get((message.tenant, message.message_id))
+
+
+def antecedent(
+    message: Message, start: int, end: int, conversations: Conversations
+) -> Antecedent | None:
+    """The context of the claim at message.text[start:end] (see the module docstring), or None
+    when the claim is its whole sentence and leans on nothing."""
+    text = message.text
+    s_start, s_end = sentence_around(text, start, end)
+    sentence = text[s_start:s_end].strip()
+    claim = text[start:end]
+    whole = sentence if sentence and sentence != claim.strip() else None
+    if not leans_back(claim):
+        return Antecedent(whole) if whole else None
+    before = previous_sentence(text, s_start)
+    if before is not None:
+        prior = text[before[0] : before[1]].strip()
+        return Antecedent(f"{prior} {sentence or claim}".strip())
+    earlier = conversations.before(message)
+    if earlier is not None:
+        last = previous_sentence(earlier.text + " .", len(earlier.text) + 1)
+        prior = earlier.text[last[0] : last[1]].strip() if last else earlier.text.strip()
+        body = whole or claim
+        return Antecedent(f"{prior} {body}".strip(), earlier.message_id)
+    return Antecedent(whole) if whole else None

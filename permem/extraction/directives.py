@@ -1,0 +1,118 @@
+"""Standing directives: what the user tells the assistant to do, or how to treat them, for good.
+
+"Keep it formal with me", "metric units for everything", "explain things with an analogy",
+"keep my afternoons as free as you can", "send the weekly summary to …, keep it under one
+page", "pay the rent on the 1st and warn me two days before": none of them says "always" or
+"from now on", yet each lasts. A one-time task ("write me a poem", "push the team lunch to
+Friday", "clear my Wednesday night", "translate this") does not.
+
+The class, by form rather than by wording:
+
+- **a directive**: the sentence (after a leading time adverbial such as "until then,") opens
+  with an imperative (an optional "please", "so", "don't", "never", "always" first), or it is
+  verbless and names how things should be for the user ("metric units for everything",
+  "savoury breakfasts only for me"), or it rates options for the user ("for work calls,
+  mornings are best");
+- **standing**: it speaks of things in general (every, any, all, things, whenever, as … as you
+  can, by default, first … then), of a recurrence (daily, weekly, every Sunday, on the 1st), of
+  the user as the one being served (with me, to me, for me, like a friend), or of the form of
+  answers (tone, length, units, format, language);
+- **not one-time**: no one-off object right after the verb (this, that, these, a/an/one/two
+  … <thing>, the following) and no single day or moment (tonight, today, tomorrow, a weekday
+  without "every", this morning, next week).
+"""
+
+from __future__ import annotations
+
+import re
+
+from permem.extraction import lexicon as lx
+
+# A leading time adverbial that governs the directive after it: "until then, ...".
+_LEADING_BOUND = re.compile(
+    r"^\s*(?:so\s+|and\s+|also\s+)?(?:until|till|til|before|after|from|starting|as of|while|"
+    r"during|for the next|for now|in the meantime|meanwhile)\b[^,;:]{0,40}[,;:]\s*",
+    re.IGNORECASE,
+)
+_VERB = (
+    r"(?:be|keep|stay|use|answer|reply|respond|write|talk|speak|address|call|text|email|"
+    r"remind|show|send|give|make|assume|suggest|recommend|plan|book|schedule|put|format|"
+    r"spell|mention|remember|note|save|let|skip|include|exclude|report|explain|describe|"
+    r"decline|refuse|reject|accept|warn|flag|alert|notify|ask|check|pay|tell|treat|stick|"
+    r"limit|cap|default|stop|avoid|leave|hold|go|cut|double-check|round|convert|list|sort|"
+    r"order|pick|choose|prefer|lead|start|end|finish|open|close|block|clear|move|push|cancel|"
+    r"quote|cite|link|translate|summari[sz]e|label|mark|tag|add|drop|ignore|focus|prioriti[sz]e|"
+    r"steer|point|bring)"
+)
+_IMPERATIVE = re.compile(
+    rf"^\s*(?:(?:please|pls|plz|kindly|just|so|and|also|now)\s+)*"
+    rf"(?:(?:don't|do not|never|always|only|ever)\s+)?{_VERB}\b",
+    re.IGNORECASE,
+)
+# Verbless: "<what> for everything / for me / with me / only for me / please".
+_VERBLESS = re.compile(
+    r"^\s*(?!(?:i|i'm|we|my|it|this|that|there|here)\b)[\w' -]{2,60}?\s+"
+    r"(?:(?:only|just|always)\s+)?(?:for|with|to)\s+(?:me|us|everything|anything|all)\b",
+    re.IGNORECASE,
+)
+# "For work calls, mornings are best"; "evenings work best for me".
+_RATING = re.compile(
+    r"\b(?:is|are|work|works)\s+(?:best|ideal|preferred|better)\b|\b(?:best|ideal)\s+for\s+me\b",
+    re.IGNORECASE,
+)
+_GENERAL = re.compile(
+    r"\b(?:every(?:thing|one|where|\s+\w+)?|any(?:thing|one|where|\s+\w+)?|all|things|"
+    r"whenever|each|always|never|by default|in general|generally|as\s+\w+\s+as\s+"
+    r"(?:you\s+can|possible|you\s+could)|first\b.{0,40}\bthen|daily|weekly|monthly|yearly|"
+    r"nightly|fortnightly|each\s+\w+|on\s+the\s+\d{1,2}(?:st|nd|rd|th)|"
+    r"\w+s\s+only|only\b|no\s+\w+|nothing\s+\w+|at most|max(?:imum)?|under\s+\w+|over\s+\w+)\b",
+    re.IGNORECASE,
+)
+_SERVED = re.compile(r"\b(?:with|to|for)\s+me\b|\bme\s+like\b|\bmy\s+\w+s\b", re.IGNORECASE)
+_ANSWER_FORM = re.compile(
+    r"\b(?:answers?|repl(?:y|ies)|responses?|explanations?|version|summar(?:y|ies)|details|"
+    r"analog(?:y|ies)|examples?|bullet(?:s| points?)?|units|tone|formal|casual|emoji|"
+    r"sentences|paragraphs?|words|jargon|language|spelling|format|style|short|brief|long|"
+    r"concise|detailed|simple|plain)\b",
+    re.IGNORECASE,
+)
+_ONE_OFF_OBJECT = re.compile(
+    rf"^\s*(?:(?:please|pls|plz|kindly|just|so|and|also|now)\s+)*{_VERB}\s+(?:me\s+|us\s+)?"
+    r"(?:this|that|these|those|the following|a|an|one|two|three|four|five|some|another)\b"
+    r"(?!\s+(?:\w+\s+)?(?:way|kind|style|tone|version|analogy|analogies)\b)",
+    re.IGNORECASE,
+)
+_ONE_MOMENT = re.compile(
+    r"\b(?:tonight|today|tomorrow|right now|this (?:morning|afternoon|evening|weekend|week)|"
+    r"next (?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
+    r"(?<!every )(?<!on )(?:mon|tues|wednes|thurs|fri|satur|sun)day\b(?!s))",
+    re.IGNORECASE,
+)
+
+
+def _body(text: str) -> str:
+    lead = _LEADING_BOUND.match(text)
+    return text[lead.end() :] if lead else text
+
+
+def is_directive(text: str) -> bool:
+    """The sentence tells the assistant what to do or how things should be for the user."""
+    body = _body(text)
+    if body.rstrip().endswith("?"):
+        return False
+    return bool(_IMPERATIVE.match(body) or _VERBLESS.match(body) or _RATING.search(body))
+
+
+def standing_directive(text: str) -> bool:
+    """A directive that lasts (see the module docstring); pure, no parse."""
+    if not is_directive(text):
+        return False
+    body = _body(text)
+    if _ONE_OFF_OBJECT.match(body) or _ONE_MOMENT.search(body):
+        return False
+    return bool(
+        _GENERAL.search(body)
+        or _SERVED.search(body)
+        or _ANSWER_FORM.search(body)
+        or lx.STANDING_INSTRUCTION.search(body)
+    )

@@ -1,0 +1,100 @@
+"""Modality and polarity: whether a sentence states how things are, or something else.
+
+Before anything is called a fact, the sentence's mood decides:
+
+- **hypothetical**: a condition or a wish about a world that is not this one ("if we ever got
+  a house I'd want a huge dog", "in an ideal world I'd …", "if I won the lottery …"). Never
+  stored: it says nothing about how the user lives now.
+- **considered**: something the user thought about doing, looked into, or nearly did ("we
+  looked at moving to Leipzig last year", "I was going to sign up", "we toyed with the idea
+  of …"). It did not happen, so it is no fact either. Never stored.
+- **retraction**: the sentence takes back something said before: a plan that fell through
+  ("it didn't work out", "that's off", "the offer got pulled", "we're staying put"), a taste
+  given up ("take it off my list", "I've gone off it", "not Windows anymore", "no more
+  nights"), a fact that stopped being true ("I got rid of the car", "scratch the car thing").
+  The loader supersedes the older claims of the subject that the retraction and its context
+  name (`pipeline`): history is kept, the old claim is no longer used.
+- plans and hedges are the existing cues (`lexicon.PLAN`, `lexicon.HEDGE`): a hedged plan is
+  rejected, a plan is stored as a plan, valid from when it starts.
+"""
+
+from __future__ import annotations
+
+import re
+
+_HYPOTHETICAL = re.compile(
+    r"^\s*(?:(?:and|but|so|honestly|well|also)[\s,]+)?(?:if|unless|suppose|supposing|imagine|"
+    r"assuming)\b(?=.*\b(?:would|'d|could|might|ever)\b)|"
+    r"\b(?:if|when)\s+(?:i|we)\s+(?:ever|were|was|had|could|won|got|get|win|ever\s+get)\b|"
+    r"\bin\s+(?:an\s+ideal|a\s+perfect|another)\s+(?:world|life)\b|"
+    r"\b(?:i|we)(?:'d|\s+would)\s+(?:love|like|want)\s+to\s+\w+\s+(?:one\s+day|someday|some\s+day)\b|"
+    r"\b(?:dream(?:ing)?\s+of|fantasi[sz]e\s+about|wish\s+(?:i|we)\s+(?:could|had|were|lived))\b",
+    re.IGNORECASE,
+)
+_CONSIDERED = re.compile(
+    r"\b(?:i|we)\s+(?:(?:had|have)\s+)?(?:looked\s+(?:at|into)|thought\s+about|considered|"
+    r"toyed\s+with|talked\s+about|flirted\s+with|weighed|explored|debated|nearly|almost|"
+    r"(?:was|were)\s+(?:going|gonna|about|planning|thinking|hoping)\s+(?:to|of|on|about))\b|"
+    r"\bthere\s+(?:was|were|had\s+been)\s+(?:a\s+|some\s+|the\s+)?(?:plan|idea|talk|thought|"
+    r"question|chance)s?\s+(?:to|of|about)\b|\b(?:the|our|my)\s+(?:plan|idea)\s+(?:was|had\s+been)\s+to\b|"
+    r"\b(?:i|we)\s+(?:had\s+)?(?:planned|meant|intended)\s+to\b",
+    re.IGNORECASE,
+)
+# A plan or an idea that is off: the sentence takes back a plan and states nothing new.
+CALLED_OFF = re.compile(
+    r"\b(?:fell\s+through|falls\s+through|didn't\s+work\s+out|did\s+not\s+work\s+out|"
+    r"not\s+(?:happening|going\s+ahead)|(?:it's|that's|it\s+is|that\s+is|plan\s+is|plans\s+are)\s+off\b|"
+    r"called\s+(?:it\s+)?off|(?:got|was|been|were)\s+(?:cancell?ed|pulled|scrapped|shelved|withdrawn|"
+    r"rejected|turned\s+down)|staying\s+put|decided\s+against|backed\s+out|pulled\s+out|"
+    r"changed\s+(?:my|our)\s+minds?|(?:is|was|are)\s+(?:dead|on\s+ice|on\s+hold))",
+    re.IGNORECASE,
+)
+RETRACTION = re.compile(
+    r"\b(?:fell\s+through|falls\s+through|didn't\s+work\s+out|did\s+not\s+work\s+out|"
+    r"not\s+(?:happening|going\s+ahead|on\s+anymore)|(?:it's|that's|it\s+is|that\s+is|is|was)\s+off\b|"
+    r"called\s+(?:it\s+)?off|(?:got|was|been)\s+(?:cancell?ed|pulled|scrapped|shelved|withdrawn)|"
+    r"cancell?ed|scrapped|changed\s+(?:my|our)\s+minds?|staying\s+put|decided\s+against|"
+    r"backed\s+out|pulled\s+out|gave\s+up\s+on|given\s+up\s+on|no\s+longer|any\s?more\b|"
+    r"no\s+more\b(?!\s+than)|not\s+any\s+more|(?:got|get|getting)\s+rid\s+of|(?:sold|ditched|dumped)\s+(?:my|the|it|our)\b|"
+    r"take\s+(?:it|that|them|this)\s+off|(?:cross|strike)\s+(?:it|that|them)\s+off|"
+    r"scratch\s+(?:that|the|my|what)|forget\s+(?:about\s+)?(?:that|the|what\s+i\s+said)|"
+    r"(?:gone|went|going)\s+off\s+(?:it|that|them|the)\b|not\s+into\s+(?:it|that|them)\s+anymore|"
+    r"i\s+(?:stopped|quit)\b|not\s+(?:true|the\s+case)\s+anymore|ignore\s+what\s+i\s+said|"
+    r"that's\s+(?:wrong|outdated|old\s+news)|i\s+(?:meant|mean)\b|make\s+that\b)",
+    re.IGNORECASE,
+)
+
+
+# A consequence the user draws for their own conduct: "…, so no sweets at parties for mine",
+# "…, so I steam everything", "which is why I never …".
+_OWN_CONDUCT = re.compile(
+    r"\b(?:so|which\s+is\s+why|that's\s+why|that\s+is\s+why|therefore|hence|and\s+so)\s+"
+    r"(?:i|i'm|i've|i'll|we|we're|no|never|only|my|mine|our|none|nothing|always)\b",
+    re.IGNORECASE,
+)
+
+
+def own_conduct(text: str) -> bool:
+    """The text draws a consequence for the user's own conduct (a belief that guides a
+    choice of theirs: usable for questions about that choice, never for factual ones)."""
+    return _OWN_CONDUCT.search(text) is not None
+
+
+def hypothetical(text: str) -> bool:
+    """A condition or a wish, not how the user lives (see the module docstring)."""
+    return _HYPOTHETICAL.search(text) is not None
+
+
+def considered(text: str) -> bool:
+    """Something the user thought about or nearly did, which did not happen."""
+    return _CONSIDERED.search(text) is not None
+
+
+def retracts(text: str) -> bool:
+    """The sentence takes back something said before."""
+    return RETRACTION.search(text) is not None or CALLED_OFF.search(text) is not None
+
+
+def called_off(text: str) -> bool:
+    """The sentence says a plan or an idea is off (and is no claim of its own)."""
+    return CALLED_OFF.search(text) is not None
