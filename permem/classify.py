@@ -12,6 +12,7 @@ from datetime import datetime
 
 from permem import policy
 from permem.extraction import Candidate, Cue
+from permem.extraction.context import meaning
 from permem.extraction.sensitive import PERSONAL, SPECIAL
 from permem.records import Kind, Origin, Role, Sensitivity
 from permem.temporal import GOVERNED, resolve
@@ -83,13 +84,6 @@ def sensitivity_of(text: str) -> tuple[Sensitivity, frozenset[str]]:
     if personal:
         return Sensitivity.PERSONAL, frozenset(personal)
     return Sensitivity.NONE, frozenset()
-
-
-def meaning(candidate: Candidate) -> str:
-    """The claim with the context it leans on, for what classifies its content."""
-    if candidate.context:
-        return f"{candidate.context} {candidate.claim_text}"
-    return candidate.claim_text
 
 
 def origin_of(candidate: Candidate) -> Origin:
@@ -184,7 +178,7 @@ def classify(candidate: Candidate) -> Classification:
             valid_until=named.valid_until,
         )
     # What the claim means includes what it points back to ("I never miss it": the prayer).
-    sensitivity, categories = sensitivity_of(meaning(candidate))
+    sensitivity, categories = sensitivity_of(meaning(text, candidate.context))
     if candidate.about is not None:
         # Naming a relative or partner says something about the speaker's relationships.
         categories = categories | {"relationships"}

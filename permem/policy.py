@@ -326,7 +326,8 @@ def decide(item: GateInput) -> GateOutcome:
         reasons.append("shortened")
     categories = ",".join(sorted(item.categories))
     if item.sensitivity is Sensitivity.SPECIAL and not item.requested:
-        if item.passing_mention:
+        # Said on the surface that is for it, it is not "in passing": it is why they came.
+        if item.passing_mention and not _said_for(item):
             return _reject("sensitive_passing_mention", f"categories:{categories}")
         if not _said_for(item):
             return GateOutcome(

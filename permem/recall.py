@@ -45,6 +45,7 @@ from permem.classify import sensitivity_of
 from permem.controls import subject_paused
 from permem.embedding import Embedder
 from permem.extraction import lexicon as lx
+from permem.extraction.context import meaning
 from permem.grants import covers
 from permem.hashing import content_hash, normalize
 from permem.logs import identifier_problem, parse_ts, unstorable_problem
@@ -323,11 +324,13 @@ def exclusion(
         return "grant_scope"
     if record.purpose not in policy.usable_purposes(query.purpose):
         return "purpose"
-    meaning = f"{record.evidence} {record.claim}" if record.evidence else record.claim
-    _, categories = sensitivity_of(meaning)
+    _, categories = sensitivity_of(meaning(record.claim, record.evidence))
     if not policy.may_serve(query.purpose, record.purpose, record.sensitivity, categories):
         return "special_category_purpose"
-    if factual and (record.kind in (Kind.FACT, Kind.EVENT, Kind.PLAN) or lx.BELIEF.search(meaning)):
+    if factual and (
+        record.kind in (Kind.FACT, Kind.EVENT, Kind.PLAN)
+        or lx.BELIEF.search(f"{record.evidence or ''} {record.claim}")
+    ):
         # A belief guides the user's own choices ("so no sweets for mine"), never the answer
         # to a question about the world.
         return "factual_question"

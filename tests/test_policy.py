@@ -112,7 +112,10 @@ def test_personal_data_needs_a_purpose_that_needs_it() -> None:
     finance = {"sensitivity": Sensitivity.PERSONAL, "categories": frozenset({"finance"})}
     assert _decide(**finance).decision is GateDecision.CONFIRM
     assert _decide(**finance, purpose="budget_coach").decision is GateDecision.ACCEPT
-    assert _decide(**finance, purpose="undeclared_surface").decision is GateDecision.CONFIRM
+    # A surface of its own (an undeclared purpose) is isolated: what the user tells it stays
+    # there, so it is kept without asking; a declared purpose that does not need it asks.
+    assert _decide(**finance, purpose="undeclared_surface").decision is GateDecision.ACCEPT
+    assert _decide(**finance, purpose="marketing").decision is GateDecision.CONFIRM
     both = {"sensitivity": Sensitivity.PERSONAL, "categories": frozenset({"finance", "age"})}
     assert _decide(**both, purpose="budget_coach").decision is GateDecision.CONFIRM
 

@@ -52,6 +52,15 @@ def leans_back(claim: str) -> bool:
     return _POINTS_BACK.search(claim) is not None or GOVERNED.search(claim) is not None
 
 
+def meaning(claim: str, context: str | None) -> str:
+    """What the claim says, for what classifies its content (sensitivity, beliefs): the claim
+    with its context when it points back into it ("I never miss it": the prayer), the claim
+    alone otherwise (a taste said in a sentence about income is not about money)."""
+    if context and leans_back(claim):
+        return f"{context} {claim}"
+    return claim
+
+
 def sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
     """The sentence of `text` that holds the span start:end (sentence ends: . ! ? or a line
     break)."""

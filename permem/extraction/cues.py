@@ -23,7 +23,8 @@ from permem.extraction import lexicon as lx
 from permem.extraction import modality, quoted
 from permem.extraction.context import leans_back
 from permem.extraction.directives import standing_directive
-from permem.records import Message, Role
+from permem.extraction.sensitive import PERSONAL, SPECIAL
+from permem.records import DEFAULT_PURPOSE, Message, Role
 from permem.temporal import has_bound
 
 
@@ -189,7 +190,17 @@ def _user_cues(message: Message, text: str, remember: bool) -> tuple[set[Cue], s
     return cues, topic
 
 
-def _worth_parsing(text: str, cues: set[Cue], topic: str | None) -> bool:
+def _dedicated_surface(message: Message) -> bool:
+    return message.purpose != DEFAULT_PURPOSE
+
+
+def _personal_data(text: str) -> bool:
+    return any(p.search(text) for p in (*SPECIAL.values(), *PERSONAL.values()))
+
+
+def _worth_parsing(
+    text: str, cues: set[Cue], topic: str | None, message: Message | None = None
+) -> bool:
     if len(_WORD.findall(text)) < 2 or lx.PLEASANTRY.match(text):
         return False
     if _is_request(text, cues):
@@ -213,6 +224,15 @@ def _worth_parsing(text: str, cues: set[Cue], topic: str | None) -> bool:
     # A polite constraint without a subject: "no peanuts in anything please".
     polite = re.search(r"\b(?:please|pls|plz|stp)\b", text, re.I) is not None
     if polite and (lx.STRONG_TASTE.search(text) or re.match(r"^\s*no\s+\w", text, re.I)):
+        return True
+    # On a surface of its own (a health coach, a sleep tracker, a journal) what the user says
+    # about themselves in the categories it deals with is what it is for.
+    if (
+        message is not None
+        and Cue.FIRST_PERSON in cues
+        and _dedicated_surface(message)
+        and _personal_data(text)
+    ):
         return True
     # A retraction is kept so that it can supersede what it takes back.
     if Cue.RETRACTION in cues and (Cue.FIRST_PERSON in cues or leans_back(text)):
@@ -389,9 +409,13 @@ def select(message: Message) -> list[SentenceCue]:
             # conduct ("so no sweets for mine") keeps the claim (recall never uses it for a
             # factual question).
             cues.add(Cue.BELIEF)
-            if modality.own_conduct(message.text[start:end]) or modality.own_conduct(own):
+            # The belief's own clause stays a belief unless it draws the consequence itself;
+            # another clause of the message is the consequence when the message draws one.
+            clause = message.text[start:end]
+            believed = lx.BELIEF.search(clause) is not None
+            if modality.own_conduct(clause if believed else own):
                 cues.add(Cue.OWN_CONDUCT)
-        if not _worth_parsing(core, cues, topic):
+        if not _worth_parsing(core, cues, topic, message):
             continue
         relation_match = lx.THIRD_PARTY_SUBJECT.search(text)
         relation = relation_match.group("relation").lower() if relation_match else None

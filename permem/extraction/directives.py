@@ -42,10 +42,12 @@ _VERB = (
     r"limit|cap|default|stop|avoid|leave|hold|go|cut|double-check|round|convert|list|sort|"
     r"order|pick|choose|prefer|lead|start|end|finish|open|close|block|clear|move|push|cancel|"
     r"quote|cite|link|translate|summari[sz]e|label|mark|tag|add|drop|ignore|focus|prioriti[sz]e|"
-    r"steer|point|bring)"
+    r"steer|point|bring|file|submit|transfer|ping|renew|water|feed|buy|get|set|run|turn|track|"
+    r"log|record|update|wake|top\s+up|back\s+up)"
 )
+_OPENERS = r"(?:please|pls|plz|kindly|just|so|and|also|now|actually|ok|okay|oh|sorry|no|then)"
 _IMPERATIVE = re.compile(
-    rf"^\s*(?:(?:please|pls|plz|kindly|just|so|and|also|now)\s+)*"
+    rf"^\s*(?:{_OPENERS}[\s,]+)*"
     rf"(?:(?:don't|do not|never|always|only|ever)\s+)?{_VERB}\b",
     re.IGNORECASE,
 )
@@ -77,7 +79,7 @@ _ANSWER_FORM = re.compile(
     re.IGNORECASE,
 )
 _ONE_OFF_OBJECT = re.compile(
-    rf"^\s*(?:(?:please|pls|plz|kindly|just|so|and|also|now)\s+)*{_VERB}\s+(?:me\s+|us\s+)?"
+    rf"^\s*(?:{_OPENERS}[\s,]+)*{_VERB}\s+(?:me\s+|us\s+)?"
     r"(?:this|that|these|those|the following|a|an|one|two|three|four|five|some|another)\b"
     r"(?!\s+(?:\w+\s+)?(?:way|kind|style|tone|version|analogy|analogies)\b)",
     re.IGNORECASE,
@@ -103,8 +105,19 @@ def is_directive(text: str) -> bool:
     return bool(_IMPERATIVE.match(body) or _VERBLESS.match(body) or _RATING.search(body))
 
 
+_CLAUSES = re.compile(r"\s*(?:[,;:—]|\s-\s|\bso\b|\band then\b)\s*", re.IGNORECASE)
+
+
 def standing_directive(text: str) -> bool:
-    """A directive that lasts (see the module docstring); pure, no parse."""
+    """A directive that lasts (see the module docstring), in the sentence or in one of its
+    clauses ("I'm saving hard, warn me about any purchase over 50"); pure, no parse."""
+    if _standing(text):
+        return True
+    clauses = [c for c in _CLAUSES.split(text) if c and c.strip()]
+    return len(clauses) > 1 and any(_standing(c) for c in clauses[1:])
+
+
+def _standing(text: str) -> bool:
     if not is_directive(text):
         return False
     body = _body(text)

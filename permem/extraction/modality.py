@@ -27,7 +27,8 @@ _HYPOTHETICAL = re.compile(
     r"assuming)\b(?=.*\b(?:would|'d|could|might|ever)\b)|"
     r"\b(?:if|when)\s+(?:i|we)\s+(?:ever|were|was|had|could|won|got|get|win|ever\s+get)\b|"
     r"\bin\s+(?:an\s+ideal|a\s+perfect|another)\s+(?:world|life)\b|"
-    r"\b(?:i|we)(?:'d|\s+would)\s+(?:love|like|want)\s+to\s+\w+\s+(?:one\s+day|someday|some\s+day)\b|"
+    r"\b(?:i|we)(?:'d|\s+would)\s+(?:love|like|want)\s+to\b.{0,60}?\b(?:one\s+day|someday|"
+    r"some\s+day)\b|"
     r"\b(?:dream(?:ing)?\s+of|fantasi[sz]e\s+about|wish\s+(?:i|we)\s+(?:could|had|were|lived))\b",
     re.IGNORECASE,
 )

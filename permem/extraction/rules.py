@@ -21,6 +21,7 @@ from permem.extraction import Candidate
 from permem.extraction import lexicon as lx
 from permem.extraction.context import Conversations, antecedent
 from permem.extraction.cues import Cue, SentenceCue, select_many
+from permem.extraction.directives import standing_directive
 from permem.records import Kind, Message, Role
 
 _TRAILING_FILLER = re.compile(
@@ -91,7 +92,9 @@ def _is_imperative(doc: Doc, root: Token, subject: Token | None) -> bool:
 def _kind(cues: frozenset[Cue], text: str, imperative: bool, past: bool, future: bool) -> Kind:
     if Cue.CHOICE in cues:
         return Kind.PREFERENCE
-    if imperative or (Cue.INSTRUCTION in cues and Cue.FIRST_PERSON not in cues):
+    if imperative or (
+        Cue.INSTRUCTION in cues and (Cue.FIRST_PERSON not in cues or standing_directive(text))
+    ):
         return Kind.INSTRUCTION
     if Cue.LANGUAGE in cues and re.search(r"\b(?:please|pls|stp|for me)\b", text, re.I):
         return Kind.INSTRUCTION
