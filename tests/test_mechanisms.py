@@ -4,20 +4,35 @@ retractions by reference, purpose isolation and beliefs."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
 
 import pytest
 
-from permem import policy
+from permem import nightly, policy
 from permem.classify import classify, classify_all
+from permem.controls import inspect
 from permem.extraction import Candidate
 from permem.extraction.context import Conversations, antecedent, leans_back, sentence_around
 from permem.extraction.cues import Cue, select
 from permem.extraction.directives import standing_directive
 from permem.extraction.modality import called_off, considered, hypothetical, own_conduct, retracts
-from permem.recall import superseded_in_time
-from permem.records import Kind, Message, Origin, Role, Sensitivity, SourceRef, UserMemory
+from permem.forget import Target, block, erase, verify
+from permem.recall import Recaller, parse_query, superseded_in_time
+from permem.records import (
+    Kind,
+    Message,
+    Origin,
+    Role,
+    Sensitivity,
+    SourceRef,
+    Status,
+    UserMemory,
+)
+from permem.runtime import runtime
+from permem.settings import Settings
 from permem.temporal import GOVERNED, resolve, starts
+from tests.conftest import user_line, write_jsonl
 
 ZONE = timezone(timedelta(hours=-5))
 TS = datetime(2026, 3, 10, 18, 0, tzinfo=ZONE)
@@ -267,3 +282,54 @@ def test_a_belief_guiding_own_conduct_is_marked() -> None:
     assert {Cue.BELIEF, Cue.OWN_CONDUCT} <= sentence.cues
     assert own_conduct(text)
     assert not own_conduct("I've always thought screens ruin sleep.")
+
+
+# ------------------------------------------------- end to end: a nightly run on the real stores
+
+
+def _recall_claims(settings: Settings, text: str, ts: str) -> list[str]:
+    rt = runtime(settings)
+    query = {
+        "query_id": "q", "tenant": "acme", "actor": "ana", "subject": "ana",
+        "purpose": "assistant", "scope": "global", "ts": ts, "text": text, "k": 20,
+    }  # fmt: skip
+    answer = Recaller(rt.db, rt.index, rt.embedder).recall(parse_query(query))
+    return [r.record.claim for r in answer.records]
+
+
+LOG = [
+    user_line("r1", "I commute by scooter every day.", turn=1, conversation_id="c1",
+              ts="2026-03-01T08:00:00+01:00"),
+    user_line("r2", "Sold the scooter last week, I walk everywhere now.", turn=1,
+              conversation_id="c2", ts="2026-03-05T08:00:00+01:00"),
+    user_line("r3", "I'm at my sister's in Quebec until the 20th.", turn=1,
+              conversation_id="c3", ts="2026-03-10T08:00:00-05:00"),
+    user_line("r4", "Until then, give temperatures in Celsius.", turn=2,
+              conversation_id="c3", ts="2026-03-10T08:01:00-05:00"),
+]  # fmt: skip
+
+
+def test_retraction_supersedes_and_a_governed_bound_carries_and_forget_follows_context(
+    hashing: Settings, tmp_path: Path
+) -> None:
+    nightly.run(hashing, write_jsonl(tmp_path / "log.jsonl", LOG))
+    rt = runtime(hashing)
+    records = {r.claim: r for r in inspect(rt.db, "acme", "ana")}
+    scooter = next(r for c, r in records.items() if "commute by scooter" in c)
+    assert scooter.status is Status.SUPERSEDED, records
+    celsius = next(r for c, r in records.items() if "Celsius" in c)
+    # The bound of the message before ("until the 20th", in its own zone) governs it, and
+    # the claim keeps that message as its context, with a lineage edge from it.
+    assert celsius.valid_until == datetime(2026, 3, 21, tzinfo=timezone(timedelta(hours=-5)))
+    assert celsius.evidence is not None and "Quebec" in celsius.evidence
+    during = _recall_claims(hashing, "what's the weather like?", "2026-03-15T12:00:00Z")
+    after = _recall_claims(hashing, "what's the weather like?", "2026-03-25T12:00:00Z")
+    assert any("Celsius" in c for c in during) and not any("Celsius" in c for c in after)
+    assert not any("scooter every day" in c for c in during)
+    # Forgetting the message the claim leans on forgets the claim too.
+    now = datetime.now(UTC)
+    block(rt.db, "acme", Target.of(subject=None, source="r3", claim=None), actor="ana", now=now)
+    erase(rt.db, rt.index, "acme", now=now, backups=hashing.backups_dir)
+    assert not verify(rt.db, rt.index, "acme", now=now).residue
+    left = [r.claim for r in inspect(rt.db, "acme", "ana")]
+    assert not any("Celsius" in c or "Quebec" in c for c in left), left

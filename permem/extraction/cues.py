@@ -21,7 +21,7 @@ from enum import StrEnum
 
 from permem.extraction import lexicon as lx
 from permem.extraction import modality, quoted
-from permem.extraction.context import leans_back
+from permem.extraction.context import leans_back, sentence_around
 from permem.extraction.directives import standing_directive
 from permem.extraction.sensitive import PERSONAL, SPECIAL
 from permem.records import DEFAULT_PURPOSE, Message, Role
@@ -403,6 +403,11 @@ def select(message: Message) -> list[SentenceCue]:
         if _plainly_not_a_claim(core):
             continue
         cues, topic = _user_cues(message, core, remember)
+        # A retraction in one clause takes back for the whole sentence ("Sold the scooter last
+        # week, I walk everywhere now").
+        s_start, s_end = sentence_around(message.text, start, end)
+        if Cue.RETRACTION not in cues and modality.retracts(message.text[s_start:s_end]):
+            cues.add(Cue.RETRACTION)
         if belief:
             # "oh here's mine: the Great Wall is ... I've always believed that": the belief
             # cue of one sentence covers the message; a consequence drawn for the user's own

@@ -13,10 +13,11 @@ The class, by form rather than by wording:
   verbless and names how things should be for the user ("metric units for everything",
   "savoury breakfasts only for me"), or it rates options for the user ("for work calls,
   mornings are best");
-- **standing**: it speaks of things in general (every, any, all, things, whenever, as … as you
-  can, by default, first … then), of a recurrence (daily, weekly, every Sunday, on the 1st), of
-  the user as the one being served (with me, to me, for me, like a friend), or of the form of
-  answers (tone, length, units, format, language);
+- **standing**: it governs a period named before ("until then, ..."), it speaks of things
+  in general (every, any, all, things, whenever, as ... as you can, by default, first ...
+  then), of a recurrence (daily, weekly, every Sunday, on the 1st), of the user as the one
+  being served (with me, to me, for me, like a friend), or of the form of answers (tone,
+  length, units, format, language);
 - **not one-time**: no one-off object right after the verb (this, that, these, a/an/one/two
   … <thing>, the following) and no single day or moment (tonight, today, tomorrow, a weekday
   without "every", this morning, next week).
@@ -27,6 +28,8 @@ from __future__ import annotations
 import re
 
 from permem.extraction import lexicon as lx
+from permem.extraction.modality import RETRACTION
+from permem.temporal import GOVERNED
 
 # A leading time adverbial that governs the directive after it: "until then, ...".
 _LEADING_BOUND = re.compile(
@@ -121,11 +124,16 @@ def _standing(text: str) -> bool:
     if not is_directive(text):
         return False
     body = _body(text)
-    if _ONE_OFF_OBJECT.match(body) or _ONE_MOMENT.search(body):
+    # "make that 500 max" corrects what was said (modality.RETRACTION); "make this" a task.
+    correcting = RETRACTION.search(body) is not None
+    if (_ONE_OFF_OBJECT.match(body) and not correcting) or _ONE_MOMENT.search(body):
         return False
     return bool(
         _GENERAL.search(body)
         or _SERVED.search(body)
         or _ANSWER_FORM.search(body)
+        or lx.LANGUAGE.search(body)
         or lx.STANDING_INSTRUCTION.search(body)
+        # "until then, …", "while I'm there, …": it lasts for the period it names.
+        or GOVERNED.search(text)
     )

@@ -84,6 +84,11 @@ SPECIAL = categories(
             "parkinson's", "multiple sclerosis", "lupus", "fibromyalgia", "thyroid",
             "schizophrenia", "schizophrenic", "suicidal", r"self[- ]harm", r"had a stroke",
             "heart attack", "concussion",
+            # Measurements, check-ups and injuries: "BP was 150/95", "resting heart rate".
+            r"bp", "blood sugar", "glucose", "a1c", "heart rate", "bmi", r"check-?ups?",
+            r"blood tests?", r"physio(?:therapy)?", r"injur(?:y|ies|ed)", r"sprain(?:ed)?",
+            r"fractured?", r"torn\s+(?:acl|ligament|meniscus|muscle)", "operation",
+            r"\d{2,3}\s*/\s*\d{2,3}\s*(?:mmhg)?(?=\W|$)", r"\d{2,3}\s+over\s+\d{2,3}",
         ),
         "sex_life": (
             "gay", "lesbian", "bisexual", "bi", "queer", "trans", "transgender", "nonbinary",
@@ -214,7 +219,9 @@ PERSONAL = categories(
             "struggling financially", "food stamps", "welfare", "on benefits",
             "unemployment benefits", "universal credit",
             # banking and tax
-            "bank", "bank account", "account balance", "bills", "budget", "money", "rent",
+            # "budget for the new phone" is a price range for a purchase, not the finances.
+            "bank", "bank account", "account balance", "bills",
+            r"budget(?!\s+for\s+(?:the|a|an|this|that|my)\s)", "money", "rent",
             "tax return", "tax bracket", "tax refund", "my taxes", "back taxes",
         ),
         "location": (
