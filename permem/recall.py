@@ -14,7 +14,9 @@
    sensitivity, so the categories are recomputed from the claim text (classify.sensitivity_of:
    cached regexes; a `special` row with no recognised category serves only its own purpose).
    A factual question (“is MSG safe to eat?”) gets no biographical claims (facts,
-   events, plans): objective truth is not personalized.
+   events, plans): objective truth is not personalized. An imported claim on a topic the
+   subject spoke to themselves is not served (`shadowed_imports`): the user's word outweighs
+   someone else's profile of them.
 3. **Rank** only the survivors: exact cosine similarity from the vector index (prefiltered to
    exactly those ids; claims the index does not hold yet are embedded on the spot), blended
    with a lexical overlap signal.
