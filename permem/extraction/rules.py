@@ -86,16 +86,16 @@ def _is_imperative(doc: Doc, root: Token, subject: Token | None) -> bool:
     return root.tag_ == "VB" and root.i - first.i <= 2
 
 
-# Auxiliaries that keep a participle in the past ("got married", "had moved", "was hired") or
-# make it a present perfect ("have moved"): neither is a plan. Others ("getting married",
-# "will have moved", "am being transferred") may name what is still to come.
-_PAST_AUX = frozenset({"got", "had", "was", "were", "have", "has", "'ve", "ve", "been"})
+# Auxiliaries that keep a participle in the past ("got married", "had moved", "was hired").
+# Others may name what is still to come ("getting married", "will have moved") or a present
+# perfect that says nothing was done yet ("haven't decided"): not a report of the past.
+_PAST_AUX = frozenset({"got", "had", "was", "were"})
 
 
 def _reports_past(root: Token) -> bool:
     """The sentence's main verb reports the past: a past tense ("moved to Ghent in the
-    spring"), or a participle standing alone or with a past or perfect auxiliary, as in a
-    sentence without its subject ("Moved to Ghent in the spring", "Got married in June"),
+    spring"), or a participle standing alone or with a past auxiliary, as in a sentence
+    without its subject ("Moved to Ghent in the spring", "Got married in June"),
     which the tagger reads as VBN. A past sentence that names a season or a month speaks of
     that period gone by, never of the next one."""
     if root.tag_ == "VBD":
@@ -103,7 +103,7 @@ def _reports_past(root: Token) -> bool:
     if root.tag_ != "VBN":
         return False
     auxiliaries = [c for c in root.children if c.dep_ in ("aux", "auxpass")]
-    return all(a.lower_ in _PAST_AUX or "Past" in a.morph.get("Tense", []) for a in auxiliaries)
+    return all(a.lower_ in _PAST_AUX for a in auxiliaries)
 
 
 def _kind(cues: frozenset[Cue], text: str, imperative: bool, past: bool, future: bool) -> Kind:
