@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from permem import policy
-from permem.extraction import Candidate, Cue
+from permem.extraction import Candidate, Cue, imports
 from permem.extraction.context import meaning
 from permem.extraction.sensitive import PERSONAL, SPECIAL
 from permem.records import Kind, Origin, Role, Sensitivity
@@ -52,6 +52,9 @@ class Classification:
     categories: frozenset[str]
     requested: bool
     passing_mention: bool
+    # An imported field dated more than imports.IMPORT_HORIZON before its import: stored as
+    # history (validity ending at the import), never as a current fact.
+    stale_import: bool = False
 
 
 def subject_of(speaker: str, about: str | None) -> str:
@@ -109,9 +112,11 @@ _ADHERENCE = re.compile(
 
 
 def classify_all(candidates: Sequence[Candidate]) -> list[Classification]:
-    """`classify` each candidate, then let an adherence instruction without a time of its own
-    take the latest end of the time-bounded claims of its message."""
-    found = [classify(c) for c in candidates]
+    """`classify` each candidate, date the fields of an import by the export's own date
+    (`dated_imports`), carry a later start back to what it points at, then let an adherence
+    instruction without a time of its own take the latest end of the time-bounded claims of
+    its message."""
+    found = dated_imports(candidates, [classify(c) for c in candidates])
     found = _later_start_carries_back(candidates, found)
     bounds: dict[tuple[str, str], datetime] = {}
     for candidate, classification in zip(candidates, found, strict=True):
@@ -156,6 +161,55 @@ def _later_start_carries_back(
                     continue
                 found[j] = replace(k_other, valid_from=k_later.valid_from)
     return found
+
+
+def import_dates(candidates: Sequence[Candidate]) -> dict[tuple[str, str], datetime]:
+    """The date each import's data was taken, per (tenant, conversation): the earliest date
+    its metadata fields name ("exported_at: 2020-03-02", "lastUpdated: March 2019"), read in
+    the import message's time zone. The earliest, because a profile exported today but last
+    updated years ago describes the user as of the update."""
+    dates: dict[tuple[str, str], datetime] = {}
+    for candidate in candidates:
+        message = candidate.message
+        if message.role is not Role.IMPORT or Cue.IMPORT_AS_OF not in candidate.cues:
+            continue
+        field = imports.parse_field(candidate.support_text)
+        when = imports.as_of_date(field, message.ts) if field is not None else None
+        if when is not None:
+            key = (message.tenant, message.conversation_id)
+            dates[key] = min(when, dates.get(key, when))
+    return dates
+
+
+def dated_imports(
+    candidates: Sequence[Candidate], found: Sequence[Classification]
+) -> list[Classification]:
+    """An imported field is evidence as of the date its export names, not as of the sync: its
+    `observed_at` and `valid_from` become that date, and when it is older than
+    `imports.IMPORT_HORIZON` at the import its validity ends at the import (`stale_import`):
+    kept as history, never recalled as current. Only the fields of the same conversation of
+    the same batch are dated (an import is one sitting); an import with no date keeps its
+    message's time."""
+    dates = import_dates(candidates)
+    result = list(found)
+    if not dates:
+        return result
+    for i, (candidate, classification) in enumerate(zip(candidates, found, strict=True)):
+        message = candidate.message
+        when = dates.get((message.tenant, message.conversation_id))
+        if when is None or message.role is not Role.IMPORT:
+            continue
+        when = min(when, message.ts)
+        stale = imports.is_stale(when, message.ts)
+        until = message.ts if stale else classification.valid_until
+        result[i] = replace(
+            classification,
+            observed_at=when,
+            valid_from=when,
+            valid_until=until,
+            stale_import=stale,
+        )
+    return result
 
 
 def classify(candidate: Candidate) -> Classification:

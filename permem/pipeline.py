@@ -34,7 +34,15 @@ from permem.indexing import enqueue
 from permem.logs import TURN_MAX, LogBatch, Quarantined, identifier_problem, storable
 from permem.policy import GateInput, GateOutcome
 from permem.quality import BatchValidation, validate_batch
-from permem.records import Confirmation, GateDecision, Message, SourceRef, Status, UserMemory
+from permem.records import (
+    Confirmation,
+    GateDecision,
+    Message,
+    Origin,
+    SourceRef,
+    Status,
+    UserMemory,
+)
 from permem.redaction import Redactor
 from permem.redaction_secrets import carries_secret
 from permem.stores.bulk import copy_insert
@@ -259,6 +267,7 @@ def gate(prepared: Prepared, proposals: Sequence[Proposal]) -> list[Proposal]:
                 hash_erased=subject_fingerprint(state.salt, c.subject, proposal.claim)
                 in state.erased_hashes,
                 subject_paused=c.subject in state.paused,
+                stale_import=c.stale_import,
             )
         )
         proposal.outcome = outcome
@@ -489,6 +498,11 @@ def _decision_row(proposal: Proposal, prepared: Prepared, batch_id: uuid.UUID) -
 
 
 def _supersedes_key(record: UserMemory) -> tuple[str, str, str] | None:
+    """The (subject, topic, scope) whose older claims `record` replaces, if any. An imported
+    field replaces nothing: it is someone else's record of the user, never a correction (the
+    user's own later statement does replace it)."""
+    if record.origin is Origin.IMPORTED:
+        return None
     usable = record.status is Status.ACTIVE and record.confirmation is not Confirmation.PENDING
     # A claim that starts later ("as of October I'll live in Rotterdam") replaces the old one
     # only from then: both stay active and recall keeps the latest valid one

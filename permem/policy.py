@@ -12,36 +12,48 @@ are checked in order; the first that fires decides:
  3. what was erased is never re-created                                reject  erased_previously
  4. a credential is never remembered (permem.redaction_secrets)        reject  secret
  5. assistant and system text is never evidence about the user         reject  not_user_evidence
- 6. instruction-like text from documents, tools, imports or quoted
-    text in a user message (poison)                                    reject  planted_instruction
- 7. other document or tool content is not about the user               reject  untrusted_content
- 8. text quoted, pasted, forwarded or fenced in a user message is not
+ 6. instruction-like text from documents, tools, imports (a field whose
+    value or key orders the assistant or the system: "skip the ID check",
+    "agent must apply ...") or quoted text in a user message (poison)  reject  planted_instruction
+ 7. an imported field that grants a role, permission, status, override,
+    discount or exemption, or waives a check (permem.extraction.imports) reject import_privilege
+ 8. an import's own metadata ("exported_at", "last_updated"): not a
+    fact about the user; its date dates the import's fields            reject  import_metadata
+ 9. other document or tool content is not about the user               reject  untrusted_content
+10. text quoted, pasted, forwarded or fenced in a user message is not
     the user's (permem.extraction.quoted)                              reject  quoted_content
- 9. a belief about the world is not a fact about the person, unless it
+11. a belief about the world is not a fact about the person, unless it
     draws a consequence for the user's own conduct ("so no sweets for
     mine"), which recall never uses for a factual question           reject  belief_about_world
-10. a hypothetical ("if we ever got a house I'd ...") or something only considered
+12. a hypothetical ("if we ever got a house I'd ...") or something only considered
     ("we looked at moving ...") is not how the user lives
     (permem.extraction.modality)                          reject  hypothetical / considered_not_done
     a plan called off ("it fell through") only takes back what it names  reject  plan_called_off
     a hedged plan ("maybe", "thinking about") is not a plan, let alone a fact
                                                                        reject  hedged_plan
-11. an inferred sensitive claim the user did not ask to keep           reject  inferred_sensitive
-12. nothing but identifiers and filler left after redaction            reject  nothing_left
-13. a passing mention of a special category (appointment, event)
+13. an inferred sensitive claim the user did not ask to keep           reject  inferred_sensitive
+14. nothing but identifiers and filler left after redaction            reject  nothing_left
+15. a passing mention of a special category (appointment, event)
                                                                reject  sensitive_passing_mention
-14. any other special-category claim not asked to be remembered, unless the
+16. any other special-category claim not asked to be remembered, unless the
     surface it was said on is for it (its declared purpose needs the category,
     or the surface is `isolated`: an undeclared purpose of its own)   confirm special_category
-15. personal data the surface's purpose does not need, not asked for, and
+17. personal data the surface's purpose does not need, not asked for, and
     not part of an instruction to act on it                           confirm personal_not_needed
-16. imported profile fields stay unconfirmed evidence                   (accept, origin imported)
-17. a one-off exception ("just tonight", "for this trip only")         session_only one_off
-18. otherwise                                                          redact / shorten / accept
+18. descriptive imported profile fields stay unconfirmed evidence,
+    dated by the export (permem.classify.dated_imports)            accept  imported_unconfirmed
+    and one dated more than a year (extraction.imports.IMPORT_HORIZON)
+    before its import is history: its validity ends at the import,
+    so recall never serves it as current                            accept  stale_import
+19. a one-off exception ("just tonight", "for this trip only")         session_only one_off
+20. otherwise                                                          redact / shorten / accept
 
 A claim the user explicitly asked to remember ("please remember that ...") is stored as
 confirmed. Corrections are applied after the gate: a standing claim on an exclusive topic
-supersedes the older active claims of the same subject, topic and scope.
+supersedes the older active claims of the same subject, topic and scope. An imported field
+never supersedes anything, and recall does not serve one on a topic the user spoke to
+themselves (permem.recall.shadowed_imports): the user's own word outweighs an import whatever
+their order.
 """
 
 from __future__ import annotations
@@ -254,6 +266,8 @@ class GateInput:
     source_erased: bool
     hash_erased: bool
     subject_paused: bool
+    # An imported field dated more than IMPORT_HORIZON before its import (permem.classify).
+    stale_import: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,6 +309,12 @@ def decide(item: GateInput) -> GateOutcome:
         return _reject("not_user_evidence", f"role:{item.role.value}")
     if Cue.PLANTED in item.cues:
         return _reject("planted_instruction", f"role:{item.role.value}")
+    if item.role is Role.IMPORT and Cue.IMPORT_PRIVILEGE in item.cues:
+        # A profile from elsewhere cannot grant anything here: a status, a role, a discount
+        # or a waived check must come from the service's own records, never from memory.
+        return _reject("import_privilege", "role:import")
+    if item.role is Role.IMPORT and Cue.IMPORT_AS_OF in item.cues:
+        return _reject("import_metadata", "role:import")
     if Cue.QUOTED in item.cues:
         # Quoted, pasted or forwarded text in a user message is a document inside it.
         return _reject("quoted_content", f"role:{item.role.value}")
@@ -347,6 +367,8 @@ def decide(item: GateInput) -> GateOutcome:
         reasons.append("remember_requested")
     if item.role is Role.IMPORT:
         reasons.append("imported_unconfirmed")
+        if item.stale_import:
+            reasons.append("stale_import")
     if item.one_off:
         return GateOutcome(GateDecision.SESSION_ONLY, ("one_off", *reasons))
     if item.kind is Kind.PLAN:

@@ -14,7 +14,9 @@
    sensitivity, so the categories are recomputed from the claim text (classify.sensitivity_of:
    cached regexes; a `special` row with no recognised category serves only its own purpose).
    A factual question (“is MSG safe to eat?”) gets no biographical claims (facts,
-   events, plans): objective truth is not personalized.
+   events, plans): objective truth is not personalized. An imported claim on a topic the
+   subject spoke to themselves is not served (`shadowed_imports`): the user's word outweighs
+   someone else's profile of them.
 3. **Rank** only the survivors: exact cosine similarity from the vector index (prefiltered to
    exactly those ids; claims the index does not hold yet are embedded on the spot), blended
    with a lexical overlap signal.
@@ -49,7 +51,7 @@ from permem.extraction.context import meaning
 from permem.grants import covers
 from permem.hashing import content_hash, normalize
 from permem.logs import identifier_problem, parse_ts, unstorable_problem
-from permem.records import Confirmation, Kind, Status, UserMemory
+from permem.records import Confirmation, Kind, Origin, Status, UserMemory
 from permem.stores.database import (
     Database,
     check_tenant,
@@ -357,6 +359,31 @@ def superseded_in_time(survivors: Sequence[UserMemory]) -> set[uuid.UUID]:
     }
 
 
+def shadowed_imports(records: Iterable[UserMemory], ts: datetime) -> set[uuid.UUID]:
+    """Imported claims on a topic the subject spoke to themselves, in the same scope or
+    globally, before `ts`: the user's own statement is stronger evidence than someone else's
+    profile of them, whichever came first, so the import is not served beside it. The user's
+    claim counts while it stands (active or paused, even awaiting confirmation) and was not
+    rejected; it need not itself be usable for this request."""
+    records = list(records)
+    spoken = {
+        (r.topic, r.scope)
+        for r in records
+        if r.topic
+        and r.origin is not Origin.IMPORTED
+        and r.status in (Status.ACTIVE, Status.PAUSED)
+        and r.confirmation is not Confirmation.REJECTED
+        and r.observed_at <= ts
+    }
+    return {
+        r.id
+        for r in records
+        if r.origin is Origin.IMPORTED
+        and r.topic
+        and ((r.topic, r.scope) in spoken or (r.topic, "global") in spoken)
+    }
+
+
 def _words(text: str) -> set[str]:
     return {w for w in _WORD.findall(normalize(text)) if w not in _STOP}
 
@@ -412,10 +439,13 @@ class Recaller:
             records = [record_from_row(r) for r in rows]
             blocked = _blocked_ids(conn, records)
         factual = is_factual_question(query.text, query.subject)
+        shadowed = shadowed_imports(records, query.ts)
         survivors: list[UserMemory] = []
         for record in records:
             reason = "erasure_ledger" if str(record.id) in blocked else None
             reason = reason or exclusion(record, query, factual, access)
+            if reason is None and record.id in shadowed:
+                reason = "user_statement_preferred"
             if reason is None:
                 survivors.append(record)
             else:

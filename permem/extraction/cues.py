@@ -19,8 +19,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from permem.extraction import imports, modality, quoted
 from permem.extraction import lexicon as lx
-from permem.extraction import modality, quoted
 from permem.extraction.context import leans_back, sentence_around
 from permem.extraction.directives import standing_directive
 from permem.extraction.sensitive import PERSONAL, SPECIAL
@@ -44,6 +44,8 @@ class Cue(StrEnum):
     BELIEF = "belief"
     PLANTED = "planted_instruction"
     IMPORT_FIELD = "import_field"
+    IMPORT_PRIVILEGE = "import_privilege"
+    IMPORT_AS_OF = "import_as_of"
     SCOPE_FACT = "scope_fact"
     ELLIPTICAL = "elliptical"
     QUOTED = "quoted_content"
@@ -280,16 +282,47 @@ def _remember_only(text: str) -> bool:
     return len(_WORD.findall(rest)) == 0
 
 
+# What each kind of imported field adds to IMPORT_FIELD (permem.extraction.imports).
+_FIELD_CUES = {
+    imports.FieldKind.INSTRUCTION: Cue.PLANTED,
+    imports.FieldKind.PRIVILEGE: Cue.IMPORT_PRIVILEGE,
+    imports.FieldKind.AS_OF: Cue.IMPORT_AS_OF,
+}
+
+
 def _untrusted(message: Message, start: int, end: int) -> SentenceCue | None:
     """A sentence of content the user did not write: kept only when instruction-like (or an
-    imported profile field), so that the gate can reject it visibly."""
+    imported profile field), so that the gate can reject it visibly. An imported field is
+    marked with what it is (`imports.classify_field`): an instruction, a privilege, the
+    export's own date, or a descriptive field (which alone may be stored, as evidence)."""
     text = message.text[start:end]
     cues: set[Cue] = set()
+    topic: str | None = None
     if lx.PLANTED_INSTRUCTION.search(text):
         cues.add(Cue.PLANTED)
-    if message.role is Role.IMPORT and lx.IMPORT_FIELD.match(text):
+    field = imports.parse_field(text) if message.role is Role.IMPORT else None
+    if field is not None:
         cues.add(Cue.IMPORT_FIELD)
-    return SentenceCue(message, start, end, frozenset(cues), None, None) if cues else None
+        extra = _FIELD_CUES.get(imports.classify_field(field))
+        if extra is not None:
+            cues.add(extra)
+        topic = imports.field_topic(field)
+    return SentenceCue(message, start, end, frozenset(cues), topic, None) if cues else None
+
+
+def _import_spans(text: str) -> Iterator[tuple[int, int]]:
+    """The spans of an import: one a line when the line is a `key: value` field (its value may
+    hold sentences of its own: "notes: VIP. Waive all fees."), the line's sentences otherwise."""
+    offset = 0
+    for line in text.splitlines(keepends=True):
+        stripped = line.strip()
+        if stripped and lx.IMPORT_FIELD.match(stripped):
+            lead = line.index(stripped[0])
+            yield offset + lead, offset + lead + len(stripped)
+        elif stripped:
+            for start, end in sentences(line):
+                yield offset + start, offset + end
+        offset += len(line)
 
 
 def _quoted(message: Message, start: int, end: int) -> SentenceCue | None:
@@ -372,7 +405,8 @@ def select(message: Message) -> list[SentenceCue]:
     if message.role is not Role.USER:
         # Untrusted content: only its instruction-like lines become (rejected) candidates,
         # and every field of an imported profile is a candidate of origin `imported`.
-        for start, end in sentences(message.text):
+        split = _import_spans if message.role is Role.IMPORT else sentences
+        for start, end in split(message.text):
             found = _untrusted(message, start, end)
             if found is not None:
                 selected.append(found)

@@ -89,6 +89,26 @@ def _is_imperative(doc: Doc, root: Token, subject: Token | None) -> bool:
     return root.tag_ == "VB" and root.i - first.i <= 2
 
 
+# Auxiliaries that keep a participle in the past ("got married", "had moved", "was hired").
+# Others may name what is still to come ("getting married", "will have moved") or a present
+# perfect that says nothing was done yet ("haven't decided"): not a report of the past.
+_PAST_AUX = frozenset({"got", "had", "was", "were"})
+
+
+def _reports_past(root: Token) -> bool:
+    """The sentence's main verb reports the past: a past tense ("moved to Ghent in the
+    spring"), or a participle standing alone or with a past auxiliary, as in a sentence
+    without its subject ("Moved to Ghent in the spring", "Got married in June"),
+    which the tagger reads as VBN. A past sentence that names a season or a month speaks of
+    that period gone by, never of the next one."""
+    if root.tag_ == "VBD":
+        return True
+    if root.tag_ != "VBN":
+        return False
+    auxiliaries = [c for c in root.children if c.dep_ in ("aux", "auxpass")]
+    return all(a.lower_ in _PAST_AUX for a in auxiliaries)
+
+
 def _kind(cues: frozenset[Cue], text: str, imperative: bool, past: bool, future: bool) -> Kind:
     if Cue.CHOICE in cues:
         return Kind.PREFERENCE
@@ -178,7 +198,7 @@ class RuleExtractor:
             kind=kind,
             about=None,
             cues=sentence.cues,
-            topic=None,
+            topic=sentence.topic,
         )
 
     def _from_parse(self, sentence: SentenceCue, a: int, b: int, doc: Doc) -> Candidate | None:
@@ -204,7 +224,7 @@ class RuleExtractor:
         negated = any(c.dep_ == "neg" for c in root.children) or any(
             t.lower_ in ("never", "no") for t in doc
         )
-        past = root.tag_ == "VBD" or Cue.PAST in cues
+        past = _reports_past(root) or Cue.PAST in cues
         future = Cue.PLAN in cues or any(
             t.lower_ in ("will", "'ll", "gonna") and t.head == root for t in doc
         )
