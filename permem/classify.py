@@ -51,6 +51,8 @@ class Classification:
     categories: frozenset[str]
     requested: bool
     passing_mention: bool
+    # Typed by someone other than the account holder (`Candidate.speaker`): held by the gate.
+    other_speaker: bool = False
 
 
 def subject_of(speaker: str, about: str | None) -> str:
@@ -155,7 +157,7 @@ def classify(candidate: Candidate) -> Classification:
     passing = candidate.kind in (Kind.EVENT, Kind.PLAN) or bool(_APPOINTMENT.search(text))
     return Classification(
         origin=origin,
-        subject=subject_of(message.subject, candidate.about),
+        subject=subject_of(candidate.speaker or message.subject, candidate.about),
         scope=message.scope,
         purpose=message.purpose,
         observed_at=message.ts,
@@ -167,4 +169,5 @@ def classify(candidate: Candidate) -> Classification:
         categories=categories,
         requested=requested,
         passing_mention=passing,
+        other_speaker=candidate.speaker is not None,
     )

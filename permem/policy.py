@@ -26,6 +26,9 @@ are checked in order; the first that fires decides:
                                                                reject  sensitive_passing_mention
 14. any other special-category claim not asked to be remembered        confirm special_category
 15. personal data the surface's purpose does not need, not asked for   confirm personal_not_needed
+15b. typed by someone other than the account holder ("it's Luna, I'm
+    9", "borrowing the phone"; permem.extraction.speakers), filed under
+    their own subject <account>:<person>                               confirm other_speaker
 16. imported profile fields stay unconfirmed evidence                   (accept, origin imported)
 17. a one-off exception ("just tonight", "for this trip only")         session_only one_off
 18. otherwise                                                          redact / shorten / accept
@@ -200,6 +203,8 @@ class GateInput:
     source_erased: bool
     hash_erased: bool
     subject_paused: bool
+    # Someone other than the account holder typed it (permem.extraction.speakers).
+    other_speaker: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,6 +267,8 @@ def decide(item: GateInput) -> GateOutcome:
         reasons.append("direct_identifier_redacted")
     if item.shortened:
         reasons.append("shortened")
+    if item.other_speaker:
+        reasons.insert(0, "other_speaker")
     categories = ",".join(sorted(item.categories))
     if item.sensitivity is Sensitivity.SPECIAL and not item.requested:
         if item.passing_mention:
@@ -275,6 +282,10 @@ def decide(item: GateInput) -> GateOutcome:
             return GateOutcome(
                 GateDecision.CONFIRM, ("personal_not_needed", f"categories:{categories}", *reasons)
             )
+    if item.other_speaker:
+        # Someone else typing on the account: theirs, not the holder's, and unusable until
+        # confirmed (even when they asked to remember it, or called it a one-off).
+        return GateOutcome(GateDecision.CONFIRM, tuple(reasons))
     if item.requested:
         reasons.append("remember_requested")
     if item.role is Role.IMPORT:
