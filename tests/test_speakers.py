@@ -40,8 +40,14 @@ def conversation(
     """One conversation of `account`, a minute between messages."""
     return [
         Message(
-            message_id=f"m{i}", tenant="t", account=account, conversation_id="c1", turn=i,
-            role=(roles or {}).get(i, Role.USER), text=text, ts=TS + timedelta(minutes=i),
+            message_id=f"m{i}",
+            tenant="t",
+            account=account,
+            conversation_id="c1",
+            turn=i,
+            role=(roles or {}).get(i, Role.USER),
+            text=text,
+            ts=TS + timedelta(minutes=i),
             **extra,
         )  # fmt: skip
         for i, text in enumerate(texts)
@@ -219,7 +225,9 @@ def test_the_gate_holds_the_other_speaker_s_claims() -> None:
         assert outcome.decision is GateDecision.CONFIRM, changes
     special = decide(
         replace(
-            BASE, other_speaker=True, sensitivity=Sensitivity.SPECIAL,
+            BASE,
+            other_speaker=True,
+            sensitivity=Sensitivity.SPECIAL,
             categories=frozenset({"health"}),
         )  # fmt: skip
     )

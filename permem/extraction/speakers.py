@@ -218,6 +218,7 @@ class _Intro:
     marked: bool  # "N here", "it's N typing": an introduction wherever it stands
     i_am: bool
 
+
 def _fragments(text: str) -> Iterator[_Fragment]:
     cursor = 0
     for match in [*_BREAK.finditer(text), None]:
@@ -337,7 +338,9 @@ def _read(message: Message, known_holder: set[str]) -> _Seen:
             or (capital and (intro.first or intro.marked))
         ):
             seen.intro = seen.intro or intro.name
-            seen.other_at = intro.start if seen.other_at is None else min(seen.other_at, intro.start)
+            seen.other_at = (
+                intro.start if seen.other_at is None else min(seen.other_at, intro.start)
+            )
             seen.markers.append((intro.start, intro.end))
     if disclaiming or strong:
         seen.disclaimed = [name.casefold() for _, name, _ in disclaimers] + [
@@ -345,8 +348,8 @@ def _read(message: Message, known_holder: set[str]) -> _Seen:
         ]
         for fragment in [*strong, *(f for f, _, _ in disclaimers)]:
             seen.markers.append((fragment.start, fragment.end))
-            seen.other_at = fragment.start if seen.other_at is None else min(
-                seen.other_at, fragment.start
+            seen.other_at = (
+                fragment.start if seen.other_at is None else min(seen.other_at, fragment.start)
             )
     return seen
 
@@ -387,8 +390,10 @@ def attribute(messages: Sequence[Message]) -> dict[tuple[str, str], Turn]:
                 changes.append((_sentence_start(message.text, seen.other_at), new))
                 current = new
             back = seen.holder_at
-            if back is not None and current is not None and (
-                seen.other_at is None or back > seen.other_at
+            if (
+                back is not None
+                and current is not None
+                and (seen.other_at is None or back > seen.other_at)
             ):
                 changes.append((_sentence_start(message.text, back), None))
                 current = None
