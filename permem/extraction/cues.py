@@ -79,6 +79,15 @@ _ELLIPTICAL_OPENER = re.compile(
 )
 
 
+# A verbless standing preference of the speaker's: "savoury breakfasts only for me", "always
+# aisle seats for me", "for me only decaf" (an exclusive or habitual word beside "for me").
+_FOR_ME_STANDING = re.compile(
+    r"\b(?:only|always|never|nothing but|exclusively)\b[^.!?]{0,40}\bfor me\b|"
+    r"\bfor me\b[,\s]+(?:only|always|never|exclusively)\b",
+    re.IGNORECASE,
+)
+
+
 _PAST_OPENER = re.compile(
     r"^\s*(?:just\s+|finally\s+|also\s+)?(?:started|took|went|joined|finished|got|had|bought|"
     r"moved|quit|been|tried|visited|ran|won|lost|made|adopted|signed up)\b",
@@ -130,6 +139,7 @@ def _user_cues(message: Message, text: str, remember: bool) -> tuple[set[Cue], s
         or lx.HABIT.search(text)
         or lx.MY_DURABLE.search(text)
         or (first_person and _first_person_statement(text))
+        or _FOR_ME_STANDING.search(text)
     ):
         cues.add(Cue.DURABLE)
     if lx.STANDING_INSTRUCTION.search(text) or lx.FORMAT_INSTRUCTION.search(text):
