@@ -122,6 +122,7 @@ def test_a_change_of_speaker_is_seen(text: str, subject: str) -> None:
         "I like Ana, not Bea",  # "not X" naming no holder
         "what's my dog called? it's Biscuit",  # "it's N" answering, not introducing
         "we watched a film and I'm Tired",
+        "Hi, I'm Dr. Okafor's patient",  # a title, not a name
     ],
 )
 def test_no_change_of_speaker(text: str) -> None:

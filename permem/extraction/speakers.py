@@ -165,7 +165,8 @@ _NOT_NAMES = frozenset(
     "african european asian polish russian greek swedish danish norwegian finnish turkish "
     "fine good great ok okay sorry sure done back home here there busy tired sick hungry "
     "late early ready new old happy sad bored cold hot raining snowing sunny cool nice fun "
-    "true right wrong weird funny hard easy time bad better worse best free open closed".split()
+    "true right wrong weird funny hard easy time bad better worse best free open closed "
+    "dr mr mrs ms mx miss prof sir madam doctor professor".split()
 )
 
 
