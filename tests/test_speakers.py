@@ -73,7 +73,8 @@ def speakers(*texts: str, account: str = "r.okafor", **extra: Any) -> list[str |
     [
         # Introductions naming someone else.
         ("Hey, it's Tobias here.", "r.okafor:tobias"),
-        ("this is Marguerite", "r.okafor:marguerite"),
+        ("this is Anneliese", "r.okafor:anneliese"),
+        ("It's Grace here", "r.okafor:grace"),  # a name that is also a word, announced
         ("Hello! Ines speaking", "r.okafor:ines"),
         ("my name is dmitri and I like chess", "r.okafor:dmitri"),
         ("Hi, I'm Soren!", "r.okafor:soren"),
@@ -87,6 +88,11 @@ def speakers(*texts: str, account: str = "r.okafor", **extra: Any) -> list[str |
         ("using my grandma's account", "r.okafor:guest"),
         ("my dad lets me use his phone on weekends", "r.okafor:guest"),
         ("my stepmom said I could use the computer", "r.okafor:guest"),
+        # Someone's relative.
+        ("I'm Rex's nephew", "r.okafor:guest"),
+        ("hi, this is his wife", "r.okafor:guest"),
+        # A name that is also a word, with something else saying someone else is typing.
+        ("I'm Grace, borrowing my dad's laptop", "r.okafor:grace"),
         # A child's age, in digits and in words, or school year.
         ("I'm 9", "r.okafor:guest"),
         ("im seven years old", "r.okafor:guest"),
@@ -123,6 +129,10 @@ def test_a_change_of_speaker_is_seen(text: str, subject: str) -> None:
         "what's my dog called? it's Biscuit",  # "it's N" answering, not introducing
         "we watched a film and I'm Tired",
         "Hi, I'm Dr. Okafor's patient",  # a title, not a name
+        "Carnivore here, steak every day",  # the holder describing themself
+        "Insomniac here, so late answers are fine",
+        "I'm Grace",  # a name that is also a word, with nothing else: not enough
+        "it's her birthday on Friday",
     ],
 )
 def test_no_change_of_speaker(text: str) -> None:

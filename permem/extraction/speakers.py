@@ -35,16 +35,19 @@ which fragment of a message, in which position, says what.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import defaultdict
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Container, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
 from permem.extraction import Candidate
 from permem.extraction.lexicon import RELATIONS
 from permem.logs import identifier_problem
+from permem.nlp import load_pipeline
 from permem.records import Message, Role
 
 GUEST = "guest"
@@ -129,6 +132,12 @@ _LENT = re.compile(
     rf"\bmy\s+(?:{_HOME_RELATIONS})\s+(?:\w+\s+)?(?:said|says|lets|let|is letting|allowed|"
     rf"allows|gave|gives|told me)\s+(?:me\s+)?(?:that\s+)?(?:i\s+(?:can|could|may|might)\s+)?"
     rf"(?:to\s+)?(?:use|borrow|play on|go on|have|be on)\s+{_ANY_DET}\s+{_DEVICE}\b",
+    re.IGNORECASE,
+)
+# The speaker is someone's relative: "I'm Kai's daughter", "this is his wife".
+_RELATIVE_OF = re.compile(
+    rf"{_LEAD}(?:{_I_AM}|im|this is|it['’]?s|its)\s+(?:[^\W\d_]+['’]s|his|her|their)\s+"
+    rf"(?:{'|'.join(sorted(RELATIONS, key=len, reverse=True))})(?:\s+[^\W\d_]+)?{_TRAIL}",
     re.IGNORECASE,
 )
 _CHILD_AGE = re.compile(
@@ -216,6 +225,7 @@ class _Intro:
     other: str | None  # "this is N not X": X
     first: bool  # the first fragment of the message
     named: bool  # "my name is N": about the speaker wherever it stands
+    announced: bool  # "it's N here", "this is N speaking": nothing else reads like that
     marked: bool  # "N here", "it's N typing": an introduction wherever it stands
     i_am: bool
 
@@ -267,17 +277,22 @@ def _intro(fragment: _Fragment, first: bool) -> _Intro | None:
         return None
     other = match.groupdict().get("not")
     i_am = match.re is _INTRO and match.group("form").casefold() in {"i'm", "i’m", "im", "i am"}
+    post = (match.groupdict().get("post") or "").strip()
     return _Intro(
         fragment.start, fragment.end, match.group("name"),
         other if other and _is_name(other, strict=False) else None,
-        first, match.re is _NAMED, bool((match.groupdict().get("post") or "").strip()), i_am,
+        first, match.re is _NAMED, match.re is _INTRO and not i_am and bool(post), bool(post),
+        i_am,
     )  # fmt: skip
 
 
 def _strong(text: str) -> bool:
     """A fragment that alone says someone other than the holder is typing: a device that is
-    someone else's, a relative's permission to use it, a child's age or school year."""
+    someone else's, a relative's permission to use it, being someone's relative, a child's
+    age or school year."""
     if _BORROWING.search(text) or _LENT.search(text) or _SCHOOL.fullmatch(text):
+        return True
+    if _RELATIVE_OF.fullmatch(text):
         return True
     for pattern in (_CHILD_AGE, _TURNED):
         age = pattern.fullmatch(text)
@@ -286,7 +301,7 @@ def _strong(text: str) -> bool:
     return False
 
 
-def _read(message: Message, known_holder: set[str]) -> _Seen:
+def _read(message: Message, known_holder: set[str], words: Container[str]) -> _Seen:
     """Every marker of a change (or hand-back) of speaker in one message."""
     seen = _Seen()
     full, initials = holder_names(message.account)
@@ -328,16 +343,18 @@ def _read(message: Message, known_holder: set[str]) -> _Seen:
                 seen.markers.append((intro.start, intro.end))
             continue
         capital = intro.name[:1].isupper()
-        # Alone, an introduction opens the message with a capitalised name ("Hey, it's Sam",
-        # "I'm Omar"), says "my name is", or "N here"/"it's N typing"; anywhere else ("what's
-        # the dog called? it's Rex"), or in lower case, it needs the rest of the message to
-        # say someone else is typing ("its luna, im 9").
-        if (
-            context
-            or intro.other is not None
-            or intro.named
-            or (capital and (intro.first or intro.marked))
-        ):
+        # Alone, an introduction says "my name is N" or "it's N here", or opens the message
+        # ("Hey, it's Tobias", "I'm Omar", "Jonas here") with a capitalised word that is no
+        # English word ("Omnivore here, love a roast" describes the holder; a name that is
+        # also a word, "I'm Grace", needs more). Anywhere else ("what's the dog called? it's
+        # Rex"), or in lower case, it needs the rest of the message to say someone else is
+        # typing ("its luna, im 9").
+        alone = intro.named or (
+            capital
+            and (intro.first or intro.marked)
+            and (intro.announced or intro.name.casefold() not in words)
+        )
+        if context or intro.other is not None or alone:
             seen.intro = seen.intro or intro.name
             seen.other_at = (
                 intro.start if seen.other_at is None else min(seen.other_at, intro.start)
@@ -371,16 +388,32 @@ def _conversations(messages: Sequence[Message]) -> Mapping[tuple[str, str, str],
     return grouped
 
 
-def attribute(messages: Sequence[Message]) -> dict[tuple[str, str], Turn]:
+@functools.cache
+def english_words() -> frozenset[str]:
+    """The lemmas the spaCy model's lemmatizer knows (WordNet's nouns, verbs, adjectives and
+    adverbs, about 90,000): a capitalised word among them may be no name ("Omnivore here")."""
+    lemmatizer: Any = load_pipeline().get_pipe("lemmatizer")
+    index = lemmatizer.lookups.get_table("lemma_index")
+    return frozenset(word for words in index.values() for word in words)
+
+
+def attribute(
+    messages: Sequence[Message], words: Container[str] | None = None
+) -> dict[tuple[str, str], Turn]:
     """For each user message (keyed by tenant and message id) that someone other than the
     account holder typed, in whole or from some sentence on, who typed what; messages absent
-    from the answer are the holder's. Messages with an explicit `subject` keep it (absent)."""
+    from the answer are the holder's. Messages with an explicit `subject` keep it (absent).
+    `words` are the English words (default `english_words()`)."""
     turns: dict[tuple[str, str], Turn] = {}
-    for (_, account, _), conversation in _conversations(messages).items():
+    conversations = _conversations(messages)
+    if not conversations:
+        return turns
+    known = english_words() if words is None else words
+    for (_, account, _), conversation in conversations.items():
         current: str | None = None
         known_holder: set[str] = set()
         for message in conversation:
-            seen = _read(message, known_holder)
+            seen = _read(message, known_holder, known)
             changes: list[tuple[int, str | None]] = [(0, current)]
             if seen.other_at is not None:
                 known_holder.update(seen.disclaimed)
