@@ -55,6 +55,8 @@ class Classification:
     # An imported field dated more than imports.IMPORT_HORIZON before its import: stored as
     # history (validity ending at the import), never as a current fact.
     stale_import: bool = False
+    # Typed by someone other than the account holder (`Candidate.speaker`): held by the gate.
+    other_speaker: bool = False
 
 
 def subject_of(speaker: str, about: str | None) -> str:
@@ -250,7 +252,7 @@ def classify(candidate: Candidate) -> Classification:
     )
     return Classification(
         origin=origin,
-        subject=subject_of(message.subject, candidate.about),
+        subject=subject_of(candidate.speaker or message.subject, candidate.about),
         scope=message.scope,
         purpose=message.purpose,
         observed_at=message.ts,
@@ -262,4 +264,5 @@ def classify(candidate: Candidate) -> Classification:
         categories=categories,
         requested=requested,
         passing_mention=passing,
+        other_speaker=candidate.speaker is not None,
     )

@@ -29,6 +29,7 @@ from permem.arrivals import Arrival, Known, arrival_of, read_known
 from permem.classify import Classification
 from permem.classify import classify_all as classify_many
 from permem.extraction import Candidate, Cue, Extractor
+from permem.extraction.speakers import attribute_candidates
 from permem.hashing import content_hash, subject_fingerprint
 from permem.indexing import enqueue
 from permem.logs import TURN_MAX, LogBatch, Quarantined, identifier_problem, storable
@@ -198,7 +199,9 @@ def _tenant_state(conn: Connection, messages: Sequence[Message]) -> tuple[Tenant
 
 
 def extract(extractor: Extractor, prepared: Prepared) -> list[Candidate]:
-    return extractor.extract(prepared.messages)
+    """The extractor's candidates, each attributed to who typed it: someone other than the
+    account holder typing on the account gets a subject of their own (`speakers`)."""
+    return attribute_candidates(prepared.messages, extractor.extract(prepared.messages))
 
 
 def classify_all(candidates: Sequence[Candidate]) -> list[Proposal]:
@@ -268,6 +271,7 @@ def gate(prepared: Prepared, proposals: Sequence[Proposal]) -> list[Proposal]:
                 in state.erased_hashes,
                 subject_paused=c.subject in state.paused,
                 stale_import=c.stale_import,
+                other_speaker=c.other_speaker,
             )
         )
         proposal.outcome = outcome

@@ -45,6 +45,9 @@ are checked in order; the first that fires decides:
     and one dated more than a year (extraction.imports.IMPORT_HORIZON)
     before its import is history: its validity ends at the import,
     so recall never serves it as current                            accept  stale_import
+17b. typed by someone other than the account holder ("it's Luna, I'm
+    9", "borrowing the phone"; permem.extraction.speakers), filed under
+    their own subject <account>:<person>                               confirm other_speaker
 19. a one-off exception ("just tonight", "for this trip only")         session_only one_off
 20. otherwise                                                          redact / shorten / accept
 
@@ -268,6 +271,8 @@ class GateInput:
     subject_paused: bool
     # An imported field dated more than IMPORT_HORIZON before its import (permem.classify).
     stale_import: bool = False
+    # Someone other than the account holder typed it (permem.extraction.speakers).
+    other_speaker: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -344,6 +349,8 @@ def decide(item: GateInput) -> GateOutcome:
         reasons.append("direct_identifier_redacted")
     if item.shortened:
         reasons.append("shortened")
+    if item.other_speaker:
+        reasons.insert(0, "other_speaker")
     categories = ",".join(sorted(item.categories))
     if item.sensitivity is Sensitivity.SPECIAL and not item.requested:
         # Said on the surface that is for it, it is not "in passing": it is why they came.
@@ -363,6 +370,10 @@ def decide(item: GateInput) -> GateOutcome:
         # The user told the assistant to act on it ("warn me about any purchase over 50, I'm
         # saving"): following the instruction is the purpose that needs it.
         reasons.append("personal_for_instruction")
+    if item.other_speaker:
+        # Someone else typing on the account: theirs, not the holder's, and unusable until
+        # confirmed (even when they asked to remember it, or called it a one-off).
+        return GateOutcome(GateDecision.CONFIRM, tuple(reasons))
     if item.requested:
         reasons.append("remember_requested")
     if item.role is Role.IMPORT:

@@ -248,3 +248,19 @@ def test_a_remember_request_covers_its_sentence_or_the_one_before(
     assert requested == {"I love jazz": False, "I'm allergic to shellfish": True}
     reminiscing = claims(extractor, "I was born in Perth. Ha, remember dial-up internet?")
     assert not any(classify(c).requested for c in reminiscing)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Aisle seats only for me, never the window", "always oat milk for me",
+     "for me only decaf after lunch", "Nothing but herbal tea for me in the evenings"],
+)  # fmt: skip
+def test_verbless_standing_preference_for_me_is_a_claim(
+    extractor: RuleExtractor, text: str
+) -> None:
+    c = one(extractor, text)
+    assert c.about is None and Cue.DURABLE in c.cues
+
+
+def test_a_for_me_request_now_is_not_a_standing_preference(extractor: RuleExtractor) -> None:
+    assert not claims(extractor, "a latte for me please")

@@ -24,6 +24,9 @@ class Candidate:
     `start`/`end` delimit the supporting sentence in `message.text`; `claim_start`/
     `claim_end` the claim inside it (shorter when filler or a question was cut off).
     `about` is None for the account holder, or the relation of a third party ("wife").
+    `speaker` is None when the account holder typed it, or the subject of someone else typing
+    on the account (`permem.extraction.speakers`: "hi it's Luna, I'm 9"), under whom the claim
+    is filed and held for confirmation.
     `doc` is a parse of exactly the claim text, when the extractor has one (redaction reuses
     it instead of parsing again).
     """
@@ -38,6 +41,7 @@ class Candidate:
     cues: frozenset[Cue]
     topic: str | None
     negated: bool = False
+    speaker: str | None = None
     doc: Doc | None = field(default=None, compare=False, repr=False)
     # What the claim leans on (permem.extraction.context): the sentence it was cut from and
     # what its "it"/"then" points back to; `context_source` names another message it came from.

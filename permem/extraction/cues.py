@@ -99,6 +99,13 @@ _GERUND_OPENER = re.compile(
     r"meeting|feeling|clothing|boring|amazing|interesting)\b)[a-z]{2,}ing\b",
     re.IGNORECASE,
 )
+# A verbless standing preference of the speaker's: "savoury breakfasts only for me", "always
+# aisle seats for me", "for me only decaf" (an exclusive or habitual word beside "for me").
+_FOR_ME_STANDING = re.compile(
+    r"\b(?:only|always|never|nothing but|exclusively)\b[^.!?]{0,40}\bfor me\b|"
+    r"\bfor me\b[,\s]+(?:only|always|never|exclusively)\b",
+    re.IGNORECASE,
+)
 
 
 _PAST_OPENER = re.compile(
@@ -152,6 +159,7 @@ def _user_cues(message: Message, text: str, remember: bool) -> tuple[set[Cue], s
         or lx.HABIT.search(text)
         or lx.MY_DURABLE.search(text)
         or (first_person and _first_person_statement(text))
+        or _FOR_ME_STANDING.search(text)
     ):
         cues.add(Cue.DURABLE)
     if (

@@ -1,0 +1,485 @@
+"""Who is typing: a change of speaker on an account, carried through the rest of the conversation.
+
+An account is often used for a while by someone other than its holder: a child on a parent's
+tablet, a partner borrowing a phone. What they say about themselves is not the holder's, and
+recalled for the holder it would personalise wrongly ("I hate broccoli" from the child planning
+the parent's dinners). The log says nothing about it unless the line carries a `subject` (the
+shared-account profiles of FORMATS.md); the text does, in a few structural ways:
+
+- a self-introduction naming someone other than the holder: "this is N", "it's N", "N here",
+  "my name is N", "I'm N" (a proper name, not the holder's);
+- a disclaimer that the holder is not typing: "not <holder>", "this isn't <holder>";
+- a device or account that is someone else's: "borrowing the/his/my sister's phone", "using my
+  dad's account", "on mum's ipad", "my mother said I can use the ipad";
+- an age that marks a child ("I'm 8", "im 10 years old", "I am twelve", "I'm in 4th grade"):
+  an adult's age ("I'm 30") is no change, the holder may say it.
+
+From the sentence that shows the change on, for the rest of that conversation (its later
+messages, by time then turn) until a hand-back ("it's <holder> again", "back to me", an
+introduction of the holder), the user's claims are the other speaker's: attributed to the
+subject `<account>:<name>` (lower-cased; `<account>:guest` when no name is given) and held for
+confirmation by the gate (`other_speaker`), so they are never served to the holder, nor to
+anyone until confirmed. The fragments that only show the change ("hi its N", "im 10 years old",
+"borrowing the phone") are no claim about anyone and are dropped. A message that carries an
+explicit `subject` keeps it and does not take part.
+
+The holder's names are the parts of the account id ("k.nakashima": "nakashima", initial "k")
+and the names a disclaimer gave ("not Kai": Kai is who the account expects). A name whose
+initial is the holder's counts as the holder's only when nothing else in the message says
+someone else is typing.
+
+Word lists here are small and closed (devices, relations, number words, greetings, calendar
+words and common adjectives that can follow "I'm"/"it's" capitalised); the rest is structure:
+which fragment of a message, in which position, says what.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections import defaultdict
+from collections.abc import Container, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from spacy.lang.en.stop_words import STOP_WORDS
+
+from permem.extraction import Candidate
+from permem.extraction.lexicon import RELATIONS
+from permem.logs import identifier_problem
+from permem.nlp import load_pipeline
+from permem.records import Message, Role
+
+GUEST = "guest"
+
+# Things one uses to talk to the assistant: whose they are says whose account it is.
+_DEVICE = (
+    r"(?:(?:smart|cell|mobile\s+)?phone|mobile|cell|iphone|ipad|tablet|laptop|computer|pc|"
+    r"mac(?:book)?|chromebook|kindle|device|account|login|profile|app)s?"
+)
+# Someone else's: never the speaker's own ("my phone").
+_OTHERS = r"(?:his|her|their|my\s+[^\W\d_]+['’]s|[^\W\d_]+['’]s)"
+_ANY_DET = rf"(?:the|this|that|{_OTHERS})"
+# Relations that lend a device at home (work relations are left out: "my boss lets me use the
+# laptop" is the holder at work).
+_HOME_RELATIONS = "|".join(
+    sorted(
+        {r for r in RELATIONS if r not in {"boss", "manager", "colleague", "coworker", "co-worker"}}
+        | {"mommy", "mummy", "mama", "momma", "daddy", "papa", "gran", "granny", "nan", "nana",
+           "stepmom", "stepmum", "stepdad", "grandparents", "sis", "bro"},
+        key=len,
+        reverse=True,
+    )
+)  # fmt: skip
+_GREETINGS = (
+    r"(?:hi+|hey+|hello+|hiya|heya|howdy|yo|ok(?:ay)?|oh|um+|uh+|so|well|sorry|hi there|"
+    r"hey there|lol|haha+|just so you know|fyi|btw|good (?:morning|afternoon|evening))"
+)
+_LEAD = rf"(?:{_GREETINGS}\W*\s+)*"
+# A fragment that is only a greeting: the next one still opens the message.
+_GREETING = re.compile(rf"{_GREETINGS}(?:\W+{_GREETINGS})*\W*", re.IGNORECASE)
+_NAME = r"(?P<name>[^\W\d_][^\W\d_'’-]*(?:[-'’][^\W\d_]+)?)"
+_NOT_NAME = r"(?P<not>[^\W\d_][^\W\d_'’-]*(?:[-'’][^\W\d_]+)?)"
+_I_AM = r"(?:i['’]?m|i am)"
+_NUMBER_WORDS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
+    "fifteen": 15, "sixteen": 16, "seventeen": 17,
+}  # fmt: skip
+_AGE = rf"(?P<age>\d{{1,2}}|{'|'.join(_NUMBER_WORDS)})"
+_YEARS = r"(?:\s*(?:years?|yrs?|y/?o|yo)(?:\s+old)?)?"
+_TRAIL = r"(?:\s+(?:now|today|btw|lol|haha+|actually|tho|though|already))*\W*"
+
+# A message cut into fragments: the pieces between punctuation and clause-joining words. Each
+# marker below must fill a whole fragment (bar greetings and a trailing word), so that a
+# sentence merely containing "it's" or "I'm" is never read as an introduction.
+_BREAK = re.compile(
+    r"[,;:.!?\n()\[\]—–]+|\s-+\s|\s(?:and|but|so|plus|because|cause|cuz|coz)\s", re.IGNORECASE
+)
+_SENTENCE_END = re.compile(r"[.!?\n]")
+
+_INTRO = re.compile(
+    rf"{_LEAD}(?P<form>this is|this['’]s|it['’]?s|it is|{_I_AM}|im)\s+"
+    rf"(?:actually\s+|really\s+|just\s+)?{_NAME}"
+    r"(?P<post>(?:\s+(?:here|again|speaking|typing|writing|now|btw|today|on here))*)"
+    rf"(?:\s+(?:and\s+)?not\s+{_NOT_NAME})?{_TRAIL}",
+    re.IGNORECASE,
+)
+_NAMED = re.compile(
+    rf"{_LEAD}(?:my name is|my name['’]s|name['’]s|call me)\s+{_NAME}"
+    rf"(?:\s+(?:and\s+)?not\s+{_NOT_NAME})?{_TRAIL}",
+    re.IGNORECASE,
+)
+_HERE = re.compile(
+    rf"{_LEAD}{_NAME}\s+(?P<post>here|speaking|typing|on here)(?:\s+again)?"
+    rf"(?:\s+not\s+{_NOT_NAME})?{_TRAIL}",
+    re.IGNORECASE,
+)
+_DISCLAIMER = re.compile(
+    rf"{_LEAD}(?:(?:this|it)\s*(?:isn['’]?t|is not|['’]s not|aint)\s+|not\s+){_NOT_NAME}"
+    r"(?:\s+(?:here|typing|speaking|writing))?" + _TRAIL,
+    re.IGNORECASE,
+)
+# Borrowing (now: "borrowed" tells a story) a device that is not the speaker's own.
+_BORROWING = re.compile(
+    rf"^{_LEAD}(?:{_I_AM}\s+|im\s+)?(?:just\s+|only\s+)?"
+    rf"(?:borrowing\s+{_ANY_DET}|(?:using|on|logged (?:in|into|on)(?:to)?)\s+{_OTHERS})"
+    rf"\s+{_DEVICE}\b",
+    re.IGNORECASE,
+)
+# A relative lets the speaker use their device: "my mother said I can use the ipad".
+_LENT = re.compile(
+    rf"\bmy\s+(?:{_HOME_RELATIONS})\s+(?:\w+\s+)?(?:said|says|lets|let|is letting|allowed|"
+    rf"allows|gave|gives|told me)\s+(?:me\s+)?(?:that\s+)?(?:i\s+(?:can|could|may|might)\s+)?"
+    rf"(?:to\s+)?(?:use|borrow|play on|go on|have|be on)\s+{_ANY_DET}\s+{_DEVICE}\b",
+    re.IGNORECASE,
+)
+# The speaker is someone's relative: "I'm Kai's daughter", "this is his wife".
+_RELATIVE_OF = re.compile(
+    rf"{_LEAD}(?:{_I_AM}|im|this is|it['’]?s|its)\s+(?:[^\W\d_]+['’]s|his|her|their)\s+"
+    rf"(?:{'|'.join(sorted(RELATIONS, key=len, reverse=True))})(?:\s+[^\W\d_]+)?{_TRAIL}",
+    re.IGNORECASE,
+)
+_CHILD_AGE = re.compile(
+    rf"{_LEAD}(?:{_I_AM}|im)\s+(?:only\s+|just\s+|now\s+|almost\s+|nearly\s+)?{_AGE}{_YEARS}"
+    rf"(?:\s+and\s+a\s+half)?{_TRAIL}",
+    re.IGNORECASE,
+)
+_TURNED = re.compile(
+    rf"{_LEAD}(?:my age is|i\s+(?:just\s+)?turned|{_I_AM}\s+turning|im\s+turning)\s+{_AGE}"
+    rf"{_YEARS}{_TRAIL}",
+    re.IGNORECASE,
+)
+_SCHOOL = re.compile(
+    rf"{_LEAD}(?:{_I_AM}|im)\s+in\s+(?:(?:year|grade|class|form|p)\s*\d{{1,2}}|"
+    r"\d{1,2}(?:st|nd|rd|th)\s+(?:grade|class|year)|(?:primary|elementary|middle|grade)\s+school|"
+    r"kindergarten|preschool|nursery)" + _TRAIL,
+    re.IGNORECASE,
+)
+_HAND_BACK = re.compile(
+    rf"{_LEAD}(?:back to me|(?:i['’]?ve|i)\s+(?:got|have)\s+(?:my|the)\s+{_DEVICE}\s+back)"
+    + _TRAIL,
+    re.IGNORECASE,
+)
+
+# Words that follow "I'm"/"it's" capitalised without being anyone's name.
+_NOT_NAMES = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday january february march april may "
+    "june july august september october november december christmas easter halloween "
+    "thanksgiving xmas ramadan diwali hanukkah eid weekend tonight tomorrow today yesterday "
+    "vegan vegetarian pescatarian keto paleo diabetic celiac coeliac pregnant single married "
+    "divorced retired sober catholic christian muslim jewish hindu buddhist atheist agnostic "
+    "protestant mormon sikh american british english french german spanish italian dutch "
+    "irish scottish welsh canadian mexican brazilian chinese japanese korean indian australian "
+    "african european asian polish russian greek swedish danish norwegian finnish turkish "
+    "fine good great ok okay sorry sure done back home here there busy tired sick hungry "
+    "late early ready new old happy sad bored cold hot raining snowing sunny cool nice fun "
+    "true right wrong weird funny hard easy time bad better worse best free open closed "
+    "dr mr mrs ms mx miss prof sir madam doctor professor".split()
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """Who speaks where in one user message.
+
+    `changes` are (offset, speaker) pairs in order: from `offset` on, the text is `speaker`'s
+    (a subject id), or the holder's when `speaker` is None. `markers` are the spans of the
+    fragments that only show a change of speaker.
+    """
+
+    changes: tuple[tuple[int, str | None], ...]
+    markers: tuple[tuple[int, int], ...] = ()
+
+    def speaker_at(self, offset: int) -> str | None:
+        speaker: str | None = None
+        for start, who in self.changes:
+            if start <= offset:
+                speaker = who
+        return speaker
+
+
+@dataclass(frozen=True, slots=True)
+class _Fragment:
+    start: int
+    end: int
+    text: str
+
+
+@dataclass
+class _Seen:
+    """What the fragments of one message say about its speaker (offsets into its text)."""
+
+    intro: str | None = None  # the name of someone other than the holder who is typing
+    other_at: int | None = None  # where the message first says someone else is typing
+    holder_at: int | None = None  # where the speaker says they are the holder, or hands back
+    disclaimed: list[str] = field(default_factory=list)  # who the speaker says they are not
+    markers: list[tuple[int, int]] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class _Intro:
+    start: int
+    end: int
+    name: str
+    other: str | None  # "this is N not X": X
+    first: bool  # the first fragment of the message
+    named: bool  # "my name is N": about the speaker wherever it stands
+    announced: bool  # "it's N here", "this is N speaking": nothing else reads like that
+    marked: bool  # "N here", "it's N typing": an introduction wherever it stands
+    i_am: bool
+
+
+def _fragments(text: str) -> Iterator[_Fragment]:
+    cursor = 0
+    for match in [*_BREAK.finditer(text), None]:
+        end = match.start() if match else len(text)
+        piece = text[cursor:end]
+        stripped = piece.strip(" \t\"'“”‘’*_~")  # noqa: RUF001
+        if stripped:
+            start = cursor + piece.index(stripped)
+            yield _Fragment(start, start + len(stripped), stripped)
+        if match:
+            cursor = match.end()
+
+
+def holder_names(account: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The holder's names as the account id spells them: whole parts and initials."""
+    parts = [p for p in re.split(r"[^a-z]+", account.split("@")[0].casefold()) if p]
+    return frozenset(p for p in parts if len(p) >= 2), frozenset(p for p in parts if len(p) == 1)
+
+
+def _is_name(word: str, *, strict: bool) -> bool:
+    """A word that can be a person's given name here: not a function or calendar word, and
+    (when `strict`) written with a capital."""
+    lower = word.casefold()
+    if len(lower) < 2 or lower in STOP_WORDS or lower in _NOT_NAMES:
+        return False
+    return word[:1].isupper() or not strict
+
+
+def _age(match: re.Match[str]) -> int:
+    value = match.group("age").casefold()
+    return int(value) if value.isdigit() else _NUMBER_WORDS[value]
+
+
+def _subject(account: str, name: str | None) -> str:
+    """`<account>:<name>`, lower-cased, or `<account>:guest` when the name cannot be an id."""
+    person = re.sub(r"\s+", "-", name.strip()).casefold() if name else GUEST
+    subject = f"{account}:{person}"
+    return subject if identifier_problem(subject) is None else f"{account}:{GUEST}"
+
+
+def _intro(fragment: _Fragment, first: bool) -> _Intro | None:
+    match = _INTRO.fullmatch(fragment.text) or _NAMED.fullmatch(fragment.text)
+    match = match or _HERE.fullmatch(fragment.text)
+    if match is None or not _is_name(match.group("name"), strict=False):
+        return None
+    other = match.groupdict().get("not")
+    i_am = match.re is _INTRO and match.group("form").casefold() in {"i'm", "i’m", "im", "i am"}
+    post = (match.groupdict().get("post") or "").strip()
+    return _Intro(
+        fragment.start, fragment.end, match.group("name"),
+        other if other and _is_name(other, strict=False) else None,
+        first, match.re is _NAMED, match.re is _INTRO and not i_am and bool(post), bool(post),
+        i_am,
+    )  # fmt: skip
+
+
+def _strong(text: str) -> bool:
+    """A fragment that alone says someone other than the holder is typing: a device that is
+    someone else's, a relative's permission to use it, being someone's relative, a child's
+    age or school year."""
+    if _BORROWING.search(text) or _LENT.search(text) or _SCHOOL.fullmatch(text):
+        return True
+    if _RELATIVE_OF.fullmatch(text):
+        return True
+    for pattern in (_CHILD_AGE, _TURNED):
+        age = pattern.fullmatch(text)
+        if age is not None and 3 <= _age(age) <= 17:
+            return True
+    return False
+
+
+def _read(message: Message, known_holder: set[str], words: Container[str]) -> _Seen:
+    """Every marker of a change (or hand-back) of speaker in one message."""
+    seen = _Seen()
+    full, initials = holder_names(message.account)
+
+    def holder_like(name: str, *, loose: bool) -> bool:
+        lower = name.casefold()
+        return lower in full or lower in known_holder or (loose and lower[:1] in initials)
+
+    intros: list[_Intro] = []
+    disclaimers: list[tuple[_Fragment, str, bool]] = []
+    strong: list[_Fragment] = []
+    opening = True
+    for fragment in _fragments(message.text):
+        first, opening = opening, opening and _GREETING.fullmatch(fragment.text) is not None
+        if _HAND_BACK.fullmatch(fragment.text):
+            seen.holder_at = fragment.start if seen.holder_at is None else seen.holder_at
+            seen.markers.append((fragment.start, fragment.end))
+        elif _strong(fragment.text):
+            strong.append(fragment)
+        elif (intro := _intro(fragment, first)) is not None:
+            intros.append(intro)
+        elif (disclaimer := _DISCLAIMER.fullmatch(fragment.text)) is not None:
+            name = disclaimer.group("not")
+            if _is_name(name, strict=False):
+                disclaimers.append((fragment, name, first))
+    named_others = [i.other for i in intros if i.other is not None]
+    # Someone else is typing by the message's own say: strong markers, or "not X" naming the
+    # holder (at the start, or beside an introduction).
+    disclaiming = bool(named_others) or any(
+        (first or intros) and holder_like(name, loose=True) for _, name, first in disclaimers
+    )
+    if intros and disclaimers:
+        disclaiming = True  # "not Quinn — it's Wendell"
+    context = bool(strong) or disclaiming
+    for intro in intros:
+        if holder_like(intro.name, loose=not (context or intro.other)):
+            if intro.first or intro.named or intro.marked or intro.i_am:
+                seen.holder_at = intro.start if seen.holder_at is None else seen.holder_at
+                seen.markers.append((intro.start, intro.end))
+            continue
+        capital = intro.name[:1].isupper()
+        # Alone, an introduction says "my name is N" or "it's N here", or opens the message
+        # ("Hey, it's Tobias", "I'm Omar", "Jonas here") with a capitalised word that is no
+        # English word ("Omnivore here, love a roast" describes the holder; a name that is
+        # also a word, "I'm Grace", needs more). Anywhere else ("what's the dog called? it's
+        # Rex"), or in lower case, it needs the rest of the message to say someone else is
+        # typing ("its luna, im 9").
+        alone = intro.named or (
+            capital
+            and (intro.first or intro.marked)
+            and (intro.announced or intro.name.casefold() not in words)
+        )
+        if context or intro.other is not None or alone:
+            seen.intro = seen.intro or intro.name
+            seen.other_at = (
+                intro.start if seen.other_at is None else min(seen.other_at, intro.start)
+            )
+            seen.markers.append((intro.start, intro.end))
+    if disclaiming or strong:
+        seen.disclaimed = [name.casefold() for _, name, _ in disclaimers] + [
+            n.casefold() for n in named_others
+        ]
+        for fragment in [*strong, *(f for f, _, _ in disclaimers)]:
+            seen.markers.append((fragment.start, fragment.end))
+            seen.other_at = (
+                fragment.start if seen.other_at is None else min(seen.other_at, fragment.start)
+            )
+    return seen
+
+
+def _sentence_start(text: str, offset: int) -> int:
+    """Where the sentence holding `offset` starts: a change of speaker covers its sentence."""
+    ends = [m.end() for m in _SENTENCE_END.finditer(text, 0, offset)]
+    return ends[-1] if ends else 0
+
+
+def _conversations(messages: Sequence[Message]) -> Mapping[tuple[str, str, str], list[Message]]:
+    grouped: dict[tuple[str, str, str], list[Message]] = defaultdict(list)
+    for message in messages:
+        if message.role is Role.USER and message.subject == message.account:
+            grouped[(message.tenant, message.account, message.conversation_id)].append(message)
+    for group in grouped.values():
+        group.sort(key=lambda m: (m.ts, m.turn, m.message_id))
+    return grouped
+
+
+@functools.cache
+def english_words() -> frozenset[str]:
+    """The lemmas the spaCy model's lemmatizer knows (WordNet's nouns, verbs, adjectives and
+    adverbs, about 90,000): a capitalised word among them may be no name ("Omnivore here")."""
+    lemmatizer: Any = load_pipeline().get_pipe("lemmatizer")
+    index = lemmatizer.lookups.get_table("lemma_index")
+    return frozenset(word for words in index.values() for word in words)
+
+
+def attribute(
+    messages: Sequence[Message], words: Container[str] | None = None
+) -> dict[tuple[str, str], Turn]:
+    """For each user message (keyed by tenant and message id) that someone other than the
+    account holder typed, in whole or from some sentence on, who typed what; messages absent
+    from the answer are the holder's. Messages with an explicit `subject` keep it (absent).
+    `words` are the English words (default `english_words()`)."""
+    turns: dict[tuple[str, str], Turn] = {}
+    conversations = _conversations(messages)
+    if not conversations:
+        return turns
+    known = english_words() if words is None else words
+    for (_, account, _), conversation in conversations.items():
+        current: str | None = None
+        known_holder: set[str] = set()
+        for message in conversation:
+            seen = _read(message, known_holder, known)
+            changes: list[tuple[int, str | None]] = [(0, current)]
+            if seen.other_at is not None:
+                known_holder.update(seen.disclaimed)
+                if seen.intro is None and current is not None:
+                    new = current  # the same visitor says more about themselves
+                else:
+                    new = _subject(account, seen.intro)
+                changes.append((_sentence_start(message.text, seen.other_at), new))
+                current = new
+            back = seen.holder_at
+            if (
+                back is not None
+                and current is not None
+                and (seen.other_at is None or back > seen.other_at)
+            ):
+                changes.append((_sentence_start(message.text, back), None))
+                current = None
+            if any(who is not None for _, who in changes):
+                turns[(message.tenant, message.message_id)] = Turn(
+                    tuple(changes), tuple(sorted(seen.markers))
+                )
+    return turns
+
+
+_FILLER = re.compile(
+    r"\b(?:hi+|hey+|hello|hiya|heya|yo|ok(?:ay)?|oh|um+|uh+|so|well|sorry|lol|haha+|btw|"
+    r"and|but|just|also|now|here|there|again|the|a|an)\b",
+    re.IGNORECASE,
+)
+
+
+def _only_markers(candidate: Candidate, markers: Sequence[tuple[int, int]]) -> bool:
+    """The claim says nothing but who is typing: outside the marker fragments only filler."""
+    text = candidate.message.text
+    rest = list(text[candidate.claim_start : candidate.claim_end])
+    touched = False
+    for start, end in markers:
+        a, b = max(start, candidate.claim_start), min(end, candidate.claim_end)
+        if a < b:
+            touched = True
+            for i in range(a - candidate.claim_start, b - candidate.claim_start):
+                rest[i] = " "
+    if not touched:
+        return False
+    left = _FILLER.sub(" ", "".join(rest))
+    return not re.search(r"[^\W\d_]{2,}", left)
+
+
+def attribute_candidates(
+    messages: Sequence[Message], candidates: Sequence[Candidate]
+) -> list[Candidate]:
+    """The candidates with the speaker of their sentence: the holder's unchanged, another
+    speaker's with `speaker` set (classify files them under it; the gate holds them), and the
+    candidates that only say who is typing dropped."""
+    turns = attribute(messages)
+    if not turns:
+        return list(candidates)
+    result: list[Candidate] = []
+    for candidate in candidates:
+        message = candidate.message
+        turn = turns.get((message.tenant, message.message_id))
+        if turn is None or message.role is not Role.USER:
+            result.append(candidate)
+            continue
+        if _only_markers(candidate, turn.markers):
+            continue
+        speaker = turn.speaker_at(candidate.claim_start)
+        result.append(candidate if speaker is None else replace(candidate, speaker=speaker))
+    return result
