@@ -389,7 +389,12 @@ def _retractions(proposals: Sequence[Proposal], tenant: str) -> list[_Retraction
         if candidate.message.tenant != tenant or Cue.RETRACTION not in candidate.cues:
             continue
         called_off = outcome is not None and outcome.reasons[:1] == ("plan_called_off",)
-        stored = p.record is not None and p.record.status is Status.ACTIVE
+        # A pause for a while ("off caffeine until June") takes nothing back for good.
+        stored = (
+            p.record is not None
+            and p.record.status is Status.ACTIVE
+            and p.record.valid_until is None
+        )
         if not (stored or called_off):
             continue
         found.append(

@@ -318,6 +318,10 @@ def exclusion(
         return f"confirmation_{record.confirmation.value}"
     if record.valid_from > query.ts:
         return "not_yet_valid"
+    if record.kind is Kind.PLAN and record.valid_from <= record.observed_at:
+        # An intention with no date of its own ("I'm going to learn to sail") says what the
+        # user means to do, not how things are; a dated plan is current once its day comes.
+        return "plan_not_started"
     if record.valid_until is not None and record.valid_until <= query.ts:
         return "expired"
     if record.scope not in (query.scope, "global"):

@@ -44,6 +44,8 @@ _DATE = (
     r"(?P<iso>\d{4}-\d{2}-\d{2})|"
     r"(?:next\s+)?(?P<weekday>(?:mon|tues|wednes|thurs|fri|satur|sun)day)|"
     r"the\s+end\s+of\s+(?:the\s+)?(?P<endof>week|month|year)|"
+    rf"(?:the\s+)?(?P<part>end|middle|mid|start|beginning)(?:\s+of|-)\s*(?P<m3>{_MONTH_RE})\b|"
+    rf"(?P<part2>late|mid|early)[\s-]+(?P<m4>{_MONTH_RE})\b|"
     r"(?P<tomorrow>tomorrow)|(?P<weekend>the\s+weekend))"
 )
 _UNTIL = re.compile(
@@ -53,7 +55,7 @@ _UNTIL = re.compile(
 _FOR = re.compile(
     r"\bfor\s+(?:the\s+next\s+|another\s+)?"
     r"(?P<n>\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
-    r"(?:a\s+)?couple\s+of|(?:a\s+)?few)\s+(?P<unit>hour|day|week|month|year)s?\b",
+    r"(?:a\s+)?couple\s+of|(?:a\s+)?few)\s+(?P<unit>hour|day|week|fortnight|month|year)s?\b",
     re.IGNORECASE,
 )
 _THIS = re.compile(r"\b(?:this|the\s+rest\s+of\s+the)\s+(?P<unit>week|weekend|month|year)\b", re.I)
@@ -67,6 +69,13 @@ _NEXT = re.compile(
 _UNTIL_MONTH = re.compile(
     rf"\b(?:until|till|til|up\s+to|before|back\s+(?:in|at\s+work\s+in))\s+(?:early\s+)?"
     rf"(?P<month>{_MONTH_RE})\b(?!\.?\s+\d)(?!\s+(?:the\s+)?\d)",
+    re.IGNORECASE,
+)
+# "back at my desk on Monday", "home on the 3rd", "returning May 2nd": an absence that ends
+# when that day starts.
+_BACK_ON = re.compile(
+    rf"\b(?:back|return(?:ing|s)?|home|in\s+the\s+office)\b[^.!?]{{0,30}}?\b(?:on|by)?\s*"
+    rf"(?:the\s+(?=\d+\w*\s+of\b))?(?P<date>{_DATE})",
     re.IGNORECASE,
 )
 # "as of the 1st of October", "starting August 1st", "from March": the claim starts then.
@@ -117,6 +126,14 @@ def _resolve_date(match: re.Match[str], today: date) -> date | None:
     day_text = g.get("d1") or g.get("d2")
     if month_name and day_text:
         return _next_date(_MONTHS[month_name.lower()], int(day_text), today)
+    part_month = g.get("m3") or g.get("m4")
+    if part_month:
+        # "the end of March" (its last day), "mid-April" (the 15th), "early May" (the 1st).
+        month = _MONTHS[part_month.lower()]
+        part = (g.get("part") or g.get("part2") or "").lower()
+        last = calendar.monthrange(today.year, month)[1]
+        day = {"end": last, "late": last, "middle": 15, "mid": 15}.get(part, 1)
+        return _next_date(month, day, today)
     if g.get("d3"):
         day = int(g["d3"])
         month, year = today.month, today.year
@@ -163,6 +180,8 @@ def _add(ts: datetime, n: int, unit: str) -> datetime:
         return ts + timedelta(days=n)
     if unit == "week":
         return ts + timedelta(weeks=n)
+    if unit == "fortnight":
+        return ts + timedelta(weeks=2 * n)
     months = n * (12 if unit == "year" else 1)
     year, month = divmod(ts.month - 1 + months, 12)
     day = min(ts.day, calendar.monthrange(ts.year + year, month + 1)[1])
@@ -263,6 +282,11 @@ def resolve(text: str, ts: datetime, *, plan: bool = False, one_off: bool = Fals
         day = _resolve_date(until, valid_from.date())
         if day is not None:
             valid_until = _midnight_after(day, ts)
+    if valid_until is None:
+        back = _BACK_ON.search(text)
+        day = _parse_day(back.group("date"), ts) if back else None
+        if day is not None and day > valid_from.date():
+            valid_until = datetime.combine(day, time(0), tzinfo=ts.tzinfo)
     if valid_until is None:
         month_bound = _UNTIL_MONTH.search(text)
         if month_bound:

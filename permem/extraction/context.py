@@ -25,6 +25,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from permem.extraction.modality import CORRECTS_PREVIOUS
 from permem.records import Message, Role
 from permem.temporal import GOVERNED
 
@@ -49,7 +50,11 @@ class Antecedent:
 def leans_back(claim: str) -> bool:
     """The claim points back at something said before it: a pronoun, or a time phrase that
     governs by reference ("while I'm in Toronto", "until then": permem.temporal.GOVERNED)."""
-    return _POINTS_BACK.search(claim) is not None or GOVERNED.search(claim) is not None
+    return (
+        _POINTS_BACK.search(claim) is not None
+        or GOVERNED.search(claim) is not None
+        or CORRECTS_PREVIOUS.search(claim) is not None
+    )
 
 
 def meaning(claim: str, context: str | None) -> str:
@@ -67,7 +72,8 @@ def sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
     a = 0
     for match in _SENTENCE_END.finditer(text, 0, start):
         a = match.end()
-    following = _SENTENCE_END.search(text, end)
+    # From the span's last character: a span that ends with its own full stop ends there.
+    following = _SENTENCE_END.search(text, max(start, end - 1))
     b = following.start() if following else len(text)
     b = max(b, end)
     return a, b

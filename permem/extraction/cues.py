@@ -110,7 +110,8 @@ _FOR_ME_STANDING = re.compile(
 
 _PAST_OPENER = re.compile(
     r"^\s*(?:just\s+|finally\s+|also\s+)?(?:started|took|went|joined|finished|got|had|bought|"
-    r"moved|quit|been|tried|visited|ran|won|lost|made|adopted|signed up)\b",
+    r"moved|quit|been|tried|visited|ran|won|lost|made|adopted|signed up|switched|swapped|"
+    r"gave up|sold|ditched|dropped|stopped|replaced|traded)\b",
     re.IGNORECASE,
 )
 
@@ -245,7 +246,9 @@ def _worth_parsing(
     ):
         return True
     # A retraction is kept so that it can supersede what it takes back.
-    if Cue.RETRACTION in cues and (Cue.FIRST_PERSON in cues or leans_back(text)):
+    if Cue.RETRACTION in cues and (
+        Cue.FIRST_PERSON in cues or leans_back(text) or _PAST_OPENER.match(text)
+    ):
         return True
     # A one-off exception is kept for its session, so it must be seen to be kept apart.
     if Cue.ONE_OFF in cues:
@@ -420,6 +423,13 @@ def select(message: Message) -> list[SentenceCue]:
                 selected.append(found)
         return selected
     spans = list(_sentence_spans(message))
+    if spans and not any(q for _, _, q in spans) and modality.corrects_previous(message.text):
+        # "Sorry, 43! 42 was years ago": the whole message corrects the one before it; it is
+        # kept whole, with what it corrects as its context (permem.extraction.context).
+        start, end = spans[0][0], spans[-1][1]
+        cues, topic = _user_cues(message, message.text[start:end], remember=False)
+        cues |= {Cue.RETRACTION, Cue.ELLIPTICAL}
+        return [SentenceCue(message, start, end, frozenset(cues), topic, None)]
     own = " ".join(message.text[a:b] for a, b, is_quoted in spans if not is_quoted)
     belief = lx.BELIEF.search(own) is not None
     for start, end, is_quoted in spans:
@@ -448,8 +458,12 @@ def select(message: Message) -> list[SentenceCue]:
         # A retraction in one clause takes back for the whole sentence ("Sold the scooter last
         # week, I walk everywhere now").
         s_start, s_end = sentence_around(message.text, start, end)
-        if Cue.RETRACTION not in cues and modality.retracts(message.text[s_start:s_end]):
+        sentence = message.text[s_start:s_end]
+        if Cue.RETRACTION not in cues and modality.retracts(sentence):
             cues.add(Cue.RETRACTION)
+        # So does a one-off ("just for tonight, I'd like something spicy").
+        if Cue.ONE_OFF not in cues and lx.ONE_OFF.search(sentence):
+            cues.add(Cue.ONE_OFF)
         if belief:
             # "oh here's mine: the Great Wall is ... I've always believed that": the belief
             # cue of one sentence covers the message; a consequence drawn for the user's own

@@ -95,8 +95,16 @@ _ONE_MOMENT = re.compile(
 )
 
 
+# "Until then keep my calendar clear": a pointing bound needs no comma.
+_LEADING_POINTER = re.compile(
+    r"^\s*(?:so\s+|and\s+)?(?:until|till|til|before)\s+(?:then|that(?:\s+(?:date|day|time))?|"
+    r"i'm\s+back|i\s+get\s+back|i\s+return)\b[,\s]*",
+    re.IGNORECASE,
+)
+
+
 def _body(text: str) -> str:
-    lead = _LEADING_BOUND.match(text)
+    lead = _LEADING_BOUND.match(text) or _LEADING_POINTER.match(text)
     return text[lead.end() :] if lead else text
 
 

@@ -116,10 +116,16 @@ ONE_OFF = words(
     "for this trip only", "for this trip", "just tonight", "only tonight", "for tonight",
     "just for today", "only today", "for today only", "this one time", "one-off", "one off",
     "just for now", "for this session", "for this conversation", "for this chat",
+    # Buying or planning for someone else: their tastes, this once.
+    "as a gift", "a gift for", "a present for", "as a present", "it's for a friend",
+    "it's for my", "it is for my", "shopping for my", "buying for my", "for someone else",
+    "on behalf of",
 )  # fmt: skip
 
 HEDGE = words(
-    "hoping", "hope to", "would like to", "i'd like to", "wish", "dreaming of",
+    "hoping", "hope to", "would like to", "i'd like to", "wish", "dreaming of", "hopefully",
+    "fingers crossed", "if all goes well", "if everything goes well", "with any luck",
+    "we'll see", "fingers x'd",
     "maybe", "perhaps", "might", "may", "possibly", "probably", "not sure", "unsure",
     "thinking about", "thinking of", "considering", "i guess", "kind of", "kinda",
     "sort of", "no idea if", "if i", "someday", "some day", "eventually", "who knows",
@@ -343,7 +349,9 @@ MY_DURABLE = re.compile(
     r"\bmy\s+(?:favou?rite|fav|go-to|usual|job|work|career|profession|commute|diet|budget|"
     r"dog|cat|pet|kids?|children|daughter|son|wife|husband|partner|family|home|house|"
     r"flat|apartment|car|bike|phone|laptop|hobby|hobbies|routine|schedule|shift|team|"
-    r"native language|first language|name|style|taste|love language|stress-buster|passion)\b",
+    r"native language|first language|name|style|taste|love language|stress-buster|passion|"
+    r"(?:shoe|dress|shirt|ring|clothes|clothing|jeans|trouser)\s+size|size|height|"
+    r"measurements|birthday|blood type|commute)\b",
     re.IGNORECASE,
 )
 # Standing instructions: something that lasts beyond this answer.

@@ -38,7 +38,11 @@ _CONSIDERED = re.compile(
     r"(?:was|were)\s+(?:going|gonna|about|planning|thinking|hoping)\s+(?:to|of|on|about))\b|"
     r"\bthere\s+(?:was|were|had\s+been)\s+(?:a\s+|some\s+|the\s+)?(?:plan|idea|talk|thought|"
     r"question|chance)s?\s+(?:to|of|about)\b|\b(?:the|our|my)\s+(?:plan|idea)\s+(?:was|had\s+been)\s+to\b|"
-    r"\b(?:i|we)\s+(?:had\s+)?(?:planned|meant|intended)\s+to\b",
+    r"\b(?:i|we)\s+(?:had\s+)?(?:planned|meant|intended)\s+to\b|"
+    # Weighing it now: "we're toying with the idea of a cat", "mulling over a move".
+    r"\b(?:i'm|i\s+am|im|we're|we\s+are)\s+(?:(?:still|kind\s+of|sort\s+of)\s+)?(?:toying|flirting|"
+    r"playing)\s+with|\b(?:mulling|weighing\s+up|debating\s+(?:whether|if)|on\s+the\s+fence\s+about)\b|"
+    r"\b(?:was|were)\s+(?:this|so|that)\s+close\s+to\b",
     re.IGNORECASE,
 )
 # A plan or an idea that is off: the sentence takes back a plan and states nothing new.
@@ -60,7 +64,12 @@ RETRACTION = re.compile(
     r"take\s+(?:it|that|them|this)\s+off|(?:cross|strike)\s+(?:it|that|them)\s+off|"
     r"scratch\s+(?:that|the|my|what)|forget\s+(?:about\s+)?(?:that|the|what\s+i\s+said)|"
     r"(?:gone|went|going)\s+off\s+(?:it|that|them|the)\b|not\s+into\s+(?:it|that|them)\s+anymore|"
-    r"i\s+(?:stopped|quit)\b|not\s+(?:true|the\s+case)\s+anymore|ignore\s+what\s+i\s+said|"
+    r"\bi(?:'ve|\s+have)?\s+(?:stopped|quit|given\s+up|dropped)\b|gave\s+up\b|"
+    r"not\s+(?:true|the\s+case)\s+anymore|ignore\s+what\s+i\s+said|"
+    r"(?:i'm|i\s+am|im)\s+(?:so\s+)?(?:over|done\s+with|sick\s+of|tired\s+of|off)\s+\w+|"
+    r"(?:switched|swapped|changed|moved)\s+(?:over\s+)?(?:to|from)\b|replaced\s+(?:it|my|the|them)\b|"
+    r"traded\s+(?:it|my|the)\b|(?:is|are|'s)\s+gone\b|^\s*(?:wait,?\s+no|no,?\s+wait|sorry|oops|"
+    r"whoops|correction|typo)\b|"
     r"that's\s+(?:wrong|outdated|old\s+news)|i\s+(?:meant|mean)\b|make\s+that\b)",
     re.IGNORECASE,
 )
@@ -79,6 +88,21 @@ def own_conduct(text: str) -> bool:
     """The text draws a consequence for the user's own conduct (a belief that guides a
     choice of theirs: usable for questions about that choice, never for factual ones)."""
     return _OWN_CONDUCT.search(text) is not None
+
+
+# A message that corrects the one before it: "Sorry, 43! 42 was years ago", "wait no, it's
+# 45", "actually, make that 500 max", "typo: Tuesday".
+CORRECTS_PREVIOUS = re.compile(
+    r"^\s*(?:(?:sorry|oops|whoops|wait|no|nope|err|erm|um|actually|ah)[\s,!.:-]+)+"
+    r"(?:i\s+meant?\b|make\s+(?:that|it)\b|it'?s\b|it\s+is\b|not\b|\d)|"
+    r"^\s*(?:correction|typo|i\s+meant|make\s+that|scratch\s+that)\b",
+    re.IGNORECASE,
+)
+
+
+def corrects_previous(text: str) -> bool:
+    """The message opens by correcting what the user just said."""
+    return CORRECTS_PREVIOUS.search(text) is not None
 
 
 def hypothetical(text: str) -> bool:
