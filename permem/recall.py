@@ -318,9 +318,14 @@ def exclusion(
         return f"confirmation_{record.confirmation.value}"
     if record.valid_from > query.ts:
         return "not_yet_valid"
-    if record.kind is Kind.PLAN and record.valid_from <= record.observed_at:
+    if (
+        record.kind is Kind.PLAN
+        and record.valid_from <= record.observed_at
+        and record.valid_until is None
+    ):
         # An intention with no date of its own ("I'm going to learn to sail") says what the
-        # user means to do, not how things are; a dated plan is current once its day comes.
+        # user means to do, not how things are; a dated plan is current once its day comes,
+        # and one bounded from now ("I'll be in Tokyo for ten days") is current for its span.
         return "plan_not_started"
     if record.valid_until is not None and record.valid_until <= query.ts:
         return "expired"

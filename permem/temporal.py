@@ -80,7 +80,13 @@ _BACK_ON = re.compile(
 )
 # "as of the 1st of October", "starting August 1st", "from March": the claim starts then.
 _FROM = re.compile(
-    rf"\b(?:as\s+of|starting(?:\s+(?:on|from|in))?|from|beginning|effective|come)\s+"
+    rf"\b(?:as\s+of|starting(?:\s+(?:on|from|in))?|from|beginning|effective|come|"
+    # A change on a day to come: "I'm relocating there on the 1st of August", "moving to Oslo
+    # in May", "I start the new job on Monday".
+    rf"(?:(?:moving|relocating|starting|joining|switching|transferring|heading|leaving|"
+    rf"move|relocate|start|join|switch|transfer|leave)\b[^.!?,]{{0,40}}?\b(?:on|in))|"
+    # Scheduled: "I'm handing in my notice in May", "quitting in September".
+    rf"(?:^\s*|\b(?:i'm|i\s+am|we're|we\s+are)\s+)[^\W\d_]+ing\b[^.!?,]{{0,40}}?\b(?:on|in|around))\s+"
     rf"(?:(?:the\s+)?(?P<date>{_DATE})|(?P<month>{_MONTH_RE})\b)",
     re.IGNORECASE,
 )
@@ -88,11 +94,15 @@ _FROM = re.compile(
 # that", "till that date", "while I'm there", "for that period", "in the meantime", "hold me
 # to it" (a commitment's own period).
 GOVERNED = re.compile(
+    r"\bonce\s+(?:i've|i\s+have|i'm|i\s+am|we've|we're|i)\s+(?:moved|settled|arrived|started|"
+    r"back|there|in|relocated)\b|\bafter\s+(?:the|my|our)\s+(?:move|relocation|trip|return)\b|"
     r"\b(?:until|till|til|before|by)\s+(?:then|that(?:\s+(?:date|day|time|point))?|the\s+end\s+of\s+it)\b|"
     r"\b(?:while|whilst|as\s+long\s+as)\s+(?:i'm|i\s+am|we're|we\s+are|i'm\s+still|i\s+stay)\b|"
     r"\b(?:during|for|throughout)\s+(?:that|this|the)\s+(?:time|period|trip|stay|break|leave|"
     r"window|stretch|month|week|visit)\b|\bin\s+the\s+meantime\b|\bmeanwhile\b|"
-    r"\bhold\s+me\s+to\s+(?:it|that|this)\b|\buntil\s+i'm\s+back\b",
+    r"\bhold\s+me\s+to\s+(?:it|that|this)\b|"
+    r"\b(?:until|till|til|before|by)\s+(?:i'm|i\s+am|i\s+get|i\s+come|we're|we\s+get|we\s+come)\s+"
+    r"(?:back|home|in)\b|\b(?:until|till|til|before)\s+(?:i|we)\s+(?:return|get\s+back|come\s+back)\b",
     re.IGNORECASE,
 )
 _TONIGHT = re.compile(r"\b(?:tonight|today only|just today|for today)\b", re.IGNORECASE)

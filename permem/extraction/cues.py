@@ -85,7 +85,7 @@ _ELLIPTICAL_OPENER = re.compile(
     r"^\s*(?:(?:also|and|but|so|now)[\s:,]+)?(?:doing|eating|paid|working|living|staying|"
     r"trying|following|taking|on|off|no|not|only|still|back|currently|always|never|mostly|"
     r"thinking|planning|considering|hoping|might|maybe|probably|"
-    r"usually)\b",
+    r"usually|home\s+(?:is|base\s+is)|based\s+in)\b",
     re.IGNORECASE,
 )
 
@@ -104,6 +104,22 @@ _GERUND_OPENER = re.compile(
 _FOR_ME_STANDING = re.compile(
     r"\b(?:only|always|never|nothing but|exclusively)\b[^.!?]{0,40}\bfor me\b|"
     r"\bfor me\b[,\s]+(?:only|always|never|exclusively)\b",
+    re.IGNORECASE,
+)
+
+
+# Where the speaker lives, by form: "I'm in Bergen", "we're in Ghent, east side", "living in
+# Leeds", "relocating there", "home's Oslo" (a place name: capitalised; "I'm in love" is not).
+_HOME_PLACE = re.compile(
+    r"\b(?i:i'm|i\s+am|im|we're|we\s+are|i've\s+been|we've\s+been)\s+(?i:in|living\s+in|based\s+in)\s+"
+    r"(?:the\s+)?[A-Z][\w'-]+\b(?!\s+(?:time|mode|love|charge|trouble))|"
+    r"\b(?i:live|living|lives|move|moving|moved|relocat\w+|settl\w+|based)\s+(?i:in|to|there|here)\b|"
+    r"\b(?i:home(?:'s|\s+is)|home\s+base\s+is)\s+[A-Z]"
+)
+_ABSTAINING = re.compile(r"^\s*(?:no|zero|off|[^\W\d_]+-free)\b", re.IGNORECASE)
+_EXTENDS = re.compile(
+    r"\b(?:that|this|it|same|the\s+same(?:\s+\w+)?)\s+(?:also\s+)?(?:goes|applies|counts|holds|"
+    r"stands|is\s+true)\s+(?:for|to)\b",
     re.IGNORECASE,
 )
 
@@ -195,9 +211,11 @@ def _user_cues(message: Message, text: str, remember: bool) -> tuple[set[Cue], s
         cues.add(Cue.THIRD_PARTY)
     if message.scope != "global":
         cues.add(Cue.SCOPE_FACT)
-    if _ELLIPTICAL_OPENER.match(text) or _GERUND_OPENER.match(text):
+    if _ELLIPTICAL_OPENER.match(text) or _GERUND_OPENER.match(text) or _EXTENDS.search(text):
         cues.add(Cue.ELLIPTICAL)
     topic = next((name for name, p in lx.TOPICS.items() if p.search(text)), None)
+    if topic is None and _HOME_PLACE.search(text):
+        topic = "home"
     return cues, topic
 
 
@@ -245,6 +263,10 @@ def _worth_parsing(
         and _personal_data(text)
     ):
         return True
+    # "And that goes for weedkillers as well": the rule said before, extended (its context
+    # carries the rule: permem.extraction.context).
+    if _EXTENDS.search(text) and leans_back(text):
+        return True
     # A retraction is kept so that it can supersede what it takes back.
     if Cue.RETRACTION in cues and (
         Cue.FIRST_PERSON in cues or leans_back(text) or _PAST_OPENER.match(text)
@@ -263,6 +285,9 @@ def _worth_parsing(
     ):
         return True
     if Cue.ELLIPTICAL in cues and Cue.PLAN in cues:
+        return True
+    # "Sugar-free till the 17th", "no alcohol until March": a bounded abstention.
+    if _ABSTAINING.match(text) and has_bound(text):
         return True
     # "Cutting out sugar until June 17th": the speaker's own, bounded or constraining, doing.
     if Cue.ELLIPTICAL in cues and (lx.CONSTRAINT.search(text) or has_bound(text)):

@@ -73,7 +73,12 @@ _GENERAL = re.compile(
     r"\w+s\s+only|only\b|no\s+\w+|nothing\s+\w+|at most|max(?:imum)?|under\s+\w+|over\s+\w+)\b",
     re.IGNORECASE,
 )
-_SERVED = re.compile(r"\b(?:with|to|for)\s+me\b|\bme\s+like\b|\bmy\s+\w+s\b", re.IGNORECASE)
+_SERVED = re.compile(
+    r"\b(?:with|to|for)\s+me\b|\bme\s+like\b|\bmy\s+\w+s\b|"
+    # A kind of thing rather than one thing: "for local recommendations", "for restaurants".
+    r"\bfor\s+(?:\w+\s+)?\w{3,}(?<!ss)s\b",
+    re.IGNORECASE,
+)
 _ANSWER_FORM = re.compile(
     r"\b(?:answers?|repl(?:y|ies)|responses?|explanations?|version|summar(?:y|ies)|details|"
     r"analog(?:y|ies)|examples?|bullet(?:s| points?)?|units|tone|formal|casual|emoji|"
@@ -108,12 +113,25 @@ def _body(text: str) -> str:
     return text[lead.end() :] if lead else text
 
 
+# A labelled rule: "work calls: mornings only, nothing after 4pm".
+_LABELLED = re.compile(
+    r"^\s*(?!(?:note|ps|p\.s|update|edit|q|a|question|answer)\b)[^\W\d_][\w' -]{1,40}:\s+"
+    r"(?=[^:]*\b(?:only|never|always|no|nothing|every|any|max|min|at most|at least)\b)",
+    re.IGNORECASE,
+)
+
+
 def is_directive(text: str) -> bool:
     """The sentence tells the assistant what to do or how things should be for the user."""
     body = _body(text)
     if body.rstrip().endswith("?"):
         return False
-    return bool(_IMPERATIVE.match(body) or _VERBLESS.match(body) or _RATING.search(body))
+    return bool(
+        _IMPERATIVE.match(body)
+        or _VERBLESS.match(body)
+        or _RATING.search(body)
+        or _LABELLED.match(body)
+    )
 
 
 _CLAUSES = re.compile(r"\s*(?:[,;:—]|\s-\s|\bso\b|\band then\b)\s*", re.IGNORECASE)

@@ -115,7 +115,7 @@ ONE_OFF = words(
     "just this once", "this once", "this time only", "only this time", "just this time",
     "for this trip only", "for this trip", "just tonight", "only tonight", "for tonight",
     "just for today", "only today", "for today only", "this one time", "one-off", "one off",
-    "just for now", "for this session", "for this conversation", "for this chat",
+    "just for now", "for this session", "for this conversation", "for this chat", "this time",
     # Buying or planning for someone else: their tastes, this once.
     "as a gift", "a gift for", "a present for", "as a present", "it's for a friend",
     "it's for my", "it is for my", "shopping for my", "buying for my", "for someone else",
@@ -126,12 +126,16 @@ HEDGE = words(
     "hoping", "hope to", "would like to", "i'd like to", "wish", "dreaming of", "hopefully",
     "fingers crossed", "if all goes well", "if everything goes well", "with any luck",
     "we'll see", "fingers x'd",
-    "maybe", "perhaps", "might", "may", "possibly", "probably", "not sure", "unsure",
+    "maybe", "perhaps", "might", "possibly",
+    # The modal, not the month: "I may", "it may" ("until May" is no hedge).
+    r"(?:i|we|it|that|this|they|he|she|you)\s+may", "probably", "not sure", "unsure",
     "thinking about", "thinking of", "considering", "i guess", "kind of", "kinda",
     "sort of", "no idea if", "if i", "someday", "some day", "eventually", "who knows",
 )  # fmt: skip
 
 PLAN = words(
+    "might try", "might start", "might go", "might switch", "might give", "might take",
+    "might do", "might get", "might move", "may try",
     "hoping to", "hope to", "aiming to", "aim to", "looking to", "intending to",
     "would like to", "i'd like to", "about to",
     "going to", "gonna", "plan to", "plans to", "planning to", "planning on", "will",
@@ -193,7 +197,10 @@ RELATIONS = (
     "roommate", "flatmate", "neighbor", "neighbour", "grandma", "grandmother", "grandpa",
     "grandfather", "aunt", "uncle", "cousin", "niece", "nephew", "fiance", "fiancé",
     "fiancee", "fiancée", "girlfriend", "boyfriend", "stepson", "stepdaughter", "toddler",
-    "teenager", "teen", "family", "in-laws", "mother-in-law", "father-in-law",
+    "teenager", "teen", "family", "in-laws", "mother-in-law", "father-in-law", "godson",
+    "goddaughter", "godchild", "grandson", "granddaughter", "grandkids", "grandchildren",
+    "stepmom", "stepmum", "stepdad", "stepfather", "stepmother", "sibling", "siblings",
+    "best friend", "twin",
 )  # fmt: skip
 THIRD_PARTY_SUBJECT = re.compile(
     r"(?:^|[,;:]\s*|\b(?:and|but|so|that's|that is|it's|it is)\s+)"

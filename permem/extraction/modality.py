@@ -42,7 +42,12 @@ _CONSIDERED = re.compile(
     # Weighing it now: "we're toying with the idea of a cat", "mulling over a move".
     r"\b(?:i'm|i\s+am|im|we're|we\s+are)\s+(?:(?:still|kind\s+of|sort\s+of)\s+)?(?:toying|flirting|"
     r"playing)\s+with|\b(?:mulling|weighing\s+up|debating\s+(?:whether|if)|on\s+the\s+fence\s+about)\b|"
-    r"\b(?:was|were)\s+(?:this|so|that)\s+close\s+to\b",
+    r"\b(?:was|were)\s+(?:this|so|that)\s+close\s+to\b|"
+    # Undecided: "nothing decided yet", "I said I'd think about it", "it's on the cards".
+    r"\b(?:nothing|not)\s+(?:decided|settled|final|definite)\b|\bhaven't\s+decided\b|"
+    r"\bnot\s+sure\s+yet\b|\bundecided\b|\b(?:i'd|i\s+would|i'll|i\s+will|i\s+might)\s+"
+    r"(?:think\s+about|consider|mull\s+over|sleep\s+on)\s+(?:it|that|this)\b|\bon\s+the\s+cards\b|"
+    r"\bup\s+in\s+the\s+air\b",
     re.IGNORECASE,
 )
 # A plan or an idea that is off: the sentence takes back a plan and states nothing new.
@@ -51,7 +56,10 @@ CALLED_OFF = re.compile(
     r"not\s+(?:happening|going\s+ahead)|(?:it's|that's|it\s+is|that\s+is|plan\s+is|plans\s+are)\s+off\b|"
     r"called\s+(?:it\s+)?off|(?:got|was|been|were)\s+(?:cancell?ed|pulled|scrapped|shelved|withdrawn|"
     r"rejected|turned\s+down)|staying\s+put|decided\s+against|backed\s+out|pulled\s+out|"
-    r"changed\s+(?:my|our)\s+minds?|(?:is|was|are)\s+(?:dead|on\s+ice|on\s+hold))",
+    r"changed\s+(?:my|our)\s+minds?|(?:is|was|are)\s+(?:dead|on\s+ice|on\s+hold)|"
+    r"\b(?:move|moving|plan|plans|trip|wedding|deal|offer|idea|sale|job|purchase|booking|"
+    r"renovation|relocation)\s+(?:is|are|'s|was|were)\s+(?:off|dead|cancell?ed|scrapped|"
+    r"not\s+happening)\b|staying\s+where\s+(?:we|i)\s+(?:are|am)|not\s+moving\s+(?:now|after\s+all|anymore))",
     re.IGNORECASE,
 )
 RETRACTION = re.compile(

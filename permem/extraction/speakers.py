@@ -140,6 +140,12 @@ _RELATIVE_OF = re.compile(
     rf"(?:{'|'.join(sorted(RELATIONS, key=len, reverse=True))})(?:\s+[^\W\d_]+)?{_TRAIL}",
     re.IGNORECASE,
 )
+# Said beside an introduction: "this is Tom, Ana's husband" (a relative of the holder's).
+_HOLDERS_RELATIVE = re.compile(
+    rf"{_LEAD}(?:(?:i['’]?m|i am|im)\s+)?(?P<owner>[^\W\d_]+)['’]s\s+"
+    rf"(?:{'|'.join(sorted(RELATIONS, key=len, reverse=True))}){_TRAIL}",
+    re.IGNORECASE,
+)
 _CHILD_AGE = re.compile(
     rf"{_LEAD}(?:{_I_AM}|im)\s+(?:only\s+|just\s+|now\s+|almost\s+|nearly\s+)?{_AGE}{_YEARS}"
     rf"(?:\s+and\s+a\s+half)?{_TRAIL}",
@@ -320,6 +326,10 @@ def _read(message: Message, known_holder: set[str], words: Container[str]) -> _S
             seen.holder_at = fragment.start if seen.holder_at is None else seen.holder_at
             seen.markers.append((fragment.start, fragment.end))
         elif _strong(fragment.text):
+            strong.append(fragment)
+        elif (relative := _HOLDERS_RELATIVE.fullmatch(fragment.text)) is not None and holder_like(
+            relative.group("owner"), loose=False
+        ):
             strong.append(fragment)
         elif (intro := _intro(fragment, first)) is not None:
             intros.append(intro)
