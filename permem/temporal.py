@@ -74,8 +74,8 @@ _UNTIL_MONTH = re.compile(
 # "back at my desk on Monday", "home on the 3rd", "returning May 2nd": an absence that ends
 # when that day starts.
 _BACK_ON = re.compile(
-    rf"\b(?:back|return(?:ing|s)?|home|in\s+the\s+office)\b[^.!?]{{0,30}}?\b(?:on|by)?\s*"
-    rf"(?:the\s+(?=\d+\w*\s+of\b))?(?P<date>{_DATE})",
+    rf"\b(?:back|return(?:ing|s)?|home\s+again)\b[^.!?]{{0,30}}?\b(?:on|by)?\s*"
+    rf"(?:the\s+(?=\d+\w*\s+of\b))?(?P<date>{_DATE})(?!s)\b",
     re.IGNORECASE,
 )
 # "as of the 1st of October", "starting August 1st", "from March": the claim starts then.
@@ -102,7 +102,9 @@ GOVERNED = re.compile(
     r"window|stretch|month|week|visit)\b|\bin\s+the\s+meantime\b|\bmeanwhile\b|"
     r"\bhold\s+me\s+to\s+(?:it|that|this)\b|"
     r"\b(?:until|till|til|before|by)\s+(?:i'm|i\s+am|i\s+get|i\s+come|we're|we\s+get|we\s+come)\s+"
-    r"(?:back|home|in)\b|\b(?:until|till|til|before)\s+(?:i|we)\s+(?:return|get\s+back|come\s+back)\b",
+    r"(?:back|home|in)\b|\b(?:until|till|til|before)\s+(?:i|we)\s+(?:return|get\s+back|come\s+back|"
+    r"(?:fly|go|head|get)\s+home|leave)\b|\bfor\s+now\b|\bduring\s+my\s+(?:stay|trip|visit|leave)\b|"
+    r"\bwhile\s+i'm\s+(?:here|there|away|in\s+town|on\s+\w+)\b",
     re.IGNORECASE,
 )
 _TONIGHT = re.compile(r"\b(?:tonight|today only|just today|for today)\b", re.IGNORECASE)

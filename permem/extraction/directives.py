@@ -74,7 +74,7 @@ _GENERAL = re.compile(
     re.IGNORECASE,
 )
 _SERVED = re.compile(
-    r"\b(?:with|to|for)\s+me\b|\bme\s+like\b|\bmy\s+\w+s\b|"
+    r"\b(?:with|to|for)\s+me\b|\bme\s+like\b|\bmy\s+(?:\w+\s+)?\w+s\b|"
     # A kind of thing rather than one thing: "for local recommendations", "for restaurants".
     r"\bfor\s+(?:\w+\s+)?\w{3,}(?<!ss)s\b",
     re.IGNORECASE,
@@ -146,10 +146,29 @@ def standing_directive(text: str) -> bool:
     return len(clauses) > 1 and any(_standing(c) for c in clauses[1:])
 
 
+# Keeping a state is standing by itself ("keep work stuff off my calendar", "avoid …"), and
+# so is acting on a kind of thing ("decline work meetings", "flag purchases over 50").
+_MAINTAIN = re.compile(
+    rf"^\s*(?:{_OPENERS}[\s,]+)*(?:(?:don't|do not|never|always)\s+\w+|keep|avoid|stay|stick|"
+    rf"limit|stop)\b",
+    re.IGNORECASE,
+)
+_BARE_PLURAL = re.compile(
+    rf"^\s*(?:{_OPENERS}[\s,]+)*(?:decline|reject|refuse|accept|flag|skip|block|mute|hide|"
+    rf"cancel|ignore|filter|warn\s+me\s+about|forward|route|label|mark|tag|archive|sort|"
+    rf"convert|translate|round|send|cc|bcc|screen|hold)\s+(?:all\s+|any\s+)?(?:my\s+)?"
+    rf"(?:[a-z]+\s+)?[a-z]{{3,}}(?<!ss)s\b",
+    re.IGNORECASE,
+)
+
+
 def _standing(text: str) -> bool:
     if not is_directive(text):
         return False
     body = _body(text)
+    if (_MAINTAIN.match(body) or _BARE_PLURAL.match(body)) and not _ONE_MOMENT.search(body):
+        if not _ONE_OFF_OBJECT.match(body):
+            return True
     # "make that 500 max" corrects what was said (modality.RETRACTION); "make this" a task.
     correcting = RETRACTION.search(body) is not None
     if (_ONE_OFF_OBJECT.match(body) and not correcting) or _ONE_MOMENT.search(body):

@@ -115,7 +115,7 @@ ONE_OFF = words(
     "just this once", "this once", "this time only", "only this time", "just this time",
     "for this trip only", "for this trip", "just tonight", "only tonight", "for tonight",
     "just for today", "only today", "for today only", "this one time", "one-off", "one off",
-    "just for now", "for this session", "for this conversation", "for this chat", "this time",
+    "for this session", "for this conversation", "for this chat", "this time",
     # Buying or planning for someone else: their tastes, this once.
     "as a gift", "a gift for", "a present for", "as a present", "it's for a friend",
     "it's for my", "it is for my", "shopping for my", "buying for my", "for someone else",

@@ -78,7 +78,10 @@ RETRACTION = re.compile(
     r"(?:switched|swapped|changed|moved)\s+(?:over\s+)?(?:to|from)\b|replaced\s+(?:it|my|the|them)\b|"
     r"traded\s+(?:it|my|the)\b|(?:is|are|'s)\s+gone\b|^\s*(?:wait,?\s+no|no,?\s+wait|sorry|oops|"
     r"whoops|correction|typo)\b|"
-    r"that's\s+(?:wrong|outdated|old\s+news)|i\s+(?:meant|mean)\b|make\s+that\b)",
+    r"that's\s+(?:wrong|outdated|old\s+news)|i\s+(?:meant|mean)\b|make\s+that\b|"
+    r"not\s+a\s+fan\b[^.!?]{0,40}\b(?:anymore|any\s+more|these\s+days|now|lately)\b|"
+    r"(?:gone|went|going)\s+downhill|instead\s+of\b|"
+    r"\b(?:died|broke(?:\s+down)?|got\s+stolen|was\s+stolen|gave\s+out|packed\s+up|is\s+dead)\b)",
     re.IGNORECASE,
 )
 

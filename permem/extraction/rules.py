@@ -219,7 +219,12 @@ class RuleExtractor:
             concerns_speaker = (
                 Cue.FIRST_PERSON in cues or Cue.SCOPE_FACT in cues or Cue.INSTRUCTION in cues
             )
-            if not (concerns_speaker or Cue.ELLIPTICAL in cues or Cue.LANGUAGE in cues):
+            if not (
+                concerns_speaker
+                or Cue.ELLIPTICAL in cues
+                or Cue.LANGUAGE in cues
+                or Cue.RETRACTION in cues
+            ):
                 return None
         negated = any(c.dep_ == "neg" for c in root.children) or any(
             t.lower_ in ("never", "no") for t in doc
