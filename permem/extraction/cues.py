@@ -53,6 +53,7 @@ class Cue(StrEnum):
     CONSIDERED = "considered"
     RETRACTION = "retraction"
     OWN_CONDUCT = "own_conduct"
+    TASTE = "taste_verdict"
     CALLED_OFF = "called_off"
 
 
@@ -207,6 +208,8 @@ def _user_cues(message: Message, text: str, remember: bool) -> tuple[set[Cue], s
     ):
         if test(text):
             cues.add(cue)
+    if lx.TASTE_VERDICT.search(text) and not lx.BELIEF.search(text):
+        cues.add(Cue.TASTE)
     if lx.THIRD_PARTY_SUBJECT.search(text):
         cues.add(Cue.THIRD_PARTY)
     if message.scope != "global":
@@ -266,6 +269,9 @@ def _worth_parsing(
     # "And that goes for weedkillers as well": the rule said before, extended (its context
     # carries the rule: permem.extraction.context).
     if _EXTENDS.search(text) and leans_back(text):
+        return True
+    # "Pancakes with syrup are the best": a verdict of taste is the speaker's.
+    if Cue.TASTE in cues:
         return True
     # A retraction is kept so that it can supersede what it takes back.
     if Cue.RETRACTION in cues and (

@@ -57,7 +57,9 @@ _IMPERATIVE = re.compile(
 # Verbless: "<what> for everything / for me / with me / only for me / please".
 _VERBLESS = re.compile(
     r"^\s*(?!(?:i|i'm|we|my|it|this|that|there|here)\b)[\w' -]{2,60}?\s+"
-    r"(?:(?:only|just|always)\s+)?(?:for|with|to)\s+(?:me|us|everything|anything|all)\b",
+    r"(?:(?:only|just|always)\s+)?(?:for|with|to)\s+(?:me|us|everything|anything|all)\b|"
+    # "Nothing sweet for breakfast, please", "no onions in anything, please".
+    r"^\s*(?:no|nothing|only|never|always|zero)\b[^.!?]{2,60}?\bplease\b",
     re.IGNORECASE,
 )
 # "For work calls, mornings are best"; "evenings work best for me".

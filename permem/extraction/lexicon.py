@@ -286,6 +286,16 @@ PREFERENCE = words(
     "my kind of", "my guilty pleasure", "my comfort food", "my cup of tea", "not my thing",
 )  # fmt: skip
 
+# A verdict of taste needs no "I" to be the speaker's: "pancakes with syrup are the best",
+# "coriander is disgusting".
+TASTE_VERDICT = re.compile(
+    r"\b(?:is|are|'s|'re)\s+(?:(?:just|so|simply|literally|honestly|absolutely)\s+)?"
+    r"(?:the\s+best|the\s+worst|amazing|delicious|disgusting|gross|yucky|awful|overrated|"
+    r"underrated|life|heaven|the\s+greatest|unbeatable|my\s+fave)\b|"
+    r"\bcan't\s+get\s+enough\s+of\b",
+    re.IGNORECASE,
+)
+
 # --- Selection of first-person sentences (the cheap pass) --------------------------------
 # Taste and constraint words strong enough to select a first-person sentence on their own.
 STRONG_TASTE = words(

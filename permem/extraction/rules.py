@@ -110,7 +110,7 @@ def _reports_past(root: Token) -> bool:
 
 
 def _kind(cues: frozenset[Cue], text: str, imperative: bool, past: bool, future: bool) -> Kind:
-    if Cue.CHOICE in cues:
+    if Cue.CHOICE in cues or (Cue.TASTE in cues and not imperative):
         return Kind.PREFERENCE
     if imperative or (
         Cue.INSTRUCTION in cues and (Cue.FIRST_PERSON not in cues or standing_directive(text))
@@ -224,6 +224,7 @@ class RuleExtractor:
                 or Cue.ELLIPTICAL in cues
                 or Cue.LANGUAGE in cues
                 or Cue.RETRACTION in cues
+                or Cue.TASTE in cues
             ):
                 return None
         negated = any(c.dep_ == "neg" for c in root.children) or any(
