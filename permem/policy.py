@@ -70,7 +70,7 @@ from permem.extraction import Cue
 from permem.extraction.sensitive import SPECIAL
 from permem.records import Confirmation, GateDecision, Kind, Origin, Role, Sensitivity, Status
 
-POLICY_VERSION = "gate-2026.12.1"
+POLICY_VERSION = "gate-2026.12.2"
 
 # How long a session-only claim may live when its session's end is not reported.
 SESSION_TTL = timedelta(hours=12)

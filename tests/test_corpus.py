@@ -83,13 +83,39 @@ def test_layouts_are_valid(both: dict[str, list[Path]]) -> None:
                 assert step["source"] in message_ids, folder.name
 
 
+def _one_per_template(paths: list[Path]) -> list[Path]:
+    """The first variant of every template: each family and template, both halves alike."""
+    seen: dict[str, Path] = {}
+    for path in sorted(paths):
+        seen.setdefault(path.name.rsplit("-", 1)[0], path)
+    return list(seen.values())
+
+
+# The held-apart half is scored, never read while fixing. On this sample it still has
+# wrong personalizations (issue 15 is open: the rules fit the development half better than
+# classes they have not seen); the bound below only stops it getting worse.
+HELD_WRONG_AT_MOST = 3
+
+
 @pytest.mark.slow
-def test_a_sample_runs_through_the_harness(both: dict[str, list[Path]], settings: Settings) -> None:
-    wanted = ["temporal", "shared-device", "poisoning", "pause", "forget", "pii-in-preference"]
-    sample = [next(p for p in both["dev"] if families_of(p) == [f]) for f in wanted]
-    report = run_scenarios(sample, settings.model_copy(update={"embedder": "hashing"}))
-    assert [s.name for s in report.scenarios] == [p.name for p in sample]
-    for scenario in report.scenarios:
-        assert scenario.not_run is None and scenario.outcome.queries > 0, scenario.name
-        assert scenario.outcome.errors == 0, scenario.details
-    # The scores themselves are the benchmark's business (benchmarks/scenario_corpus.py).
+def test_both_halves_through_the_harness(both: dict[str, list[Path]], settings: Settings) -> None:
+    """One variant of every template from each half, on the real stores (the whole corpus is
+    benchmarks/scenario_corpus.py): the development half meets the targets, the held-apart
+    half leaks nothing and does not get worse."""
+    configured = settings.model_copy(update={"embedder": "hashing"})
+    outcomes = {}
+    for half in ("dev", "held"):
+        sample = _one_per_template(both[half])
+        assert len(sample) == len({p.name.rsplit("-", 1)[0] for p in both[half]})
+        report = run_scenarios(sample, configured)
+        for scenario in report.scenarios:
+            assert scenario.not_run is None and scenario.outcome.queries > 0, scenario.name
+        outcomes[half] = report.total
+    dev, held = outcomes["dev"], outcomes["held"]
+    for total in (dev, held):
+        assert (total.errors, total.leaks) == (0, 0)
+        assert (total.denied_mismatches, total.empty_mismatches) == (0, 0)
+    assert dev.wrong == 0
+    assert dev.hits >= 0.9 * (dev.hits + dev.misses)
+    assert held.wrong <= HELD_WRONG_AT_MOST, held
+    assert held.hits >= 0.9 * (held.hits + held.misses), held
