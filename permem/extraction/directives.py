@@ -94,6 +94,9 @@ _ONE_OFF_OBJECT = re.compile(
     r"(?!\s+(?:\w+\s+)?(?:way|kind|style|tone|version|analogy|analogies)\b)",
     re.IGNORECASE,
 )
+_ONE_THING = re.compile(
+    r"^\s*(?:just\s+)?(?:a|an|one|two|three|four|some|another|the|this|that)\s+", re.IGNORECASE
+)
 _ONE_MOMENT = re.compile(
     r"\b(?:tonight|today|tomorrow|right now|this (?:morning|afternoon|evening|weekend|week)|"
     r"next (?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
@@ -171,6 +174,9 @@ def _standing(text: str) -> bool:
     if (_MAINTAIN.match(body) or _BARE_PLURAL.match(body)) and not _ONE_MOMENT.search(body):
         if not _ONE_OFF_OBJECT.match(body):
             return True
+    # "A latte for me, please": one thing, now; "oat lattes for me" is a standing taste.
+    if not _IMPERATIVE.match(body) and _ONE_THING.match(body):
+        return False
     # "make that 500 max" corrects what was said (modality.RETRACTION); "make this" a task.
     correcting = RETRACTION.search(body) is not None
     if (_ONE_OFF_OBJECT.match(body) and not correcting) or _ONE_MOMENT.search(body):
