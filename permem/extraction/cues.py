@@ -115,8 +115,11 @@ _HOME_PLACE = re.compile(
     r"\b(?i:i'm|i\s+am|im|we're|we\s+are|i've\s+been|we've\s+been)\s+(?i:in|living\s+in|based\s+in)\s+"
     r"(?:the\s+)?[A-Z][\w'-]+\b(?!\s+(?:time|mode|love|charge|trouble))|"
     r"\b(?i:live|living|lives|move|moving|moved|relocat\w+|settl\w+|based)\s+(?i:in|to|there|here)\b|"
-    r"\b(?i:home(?:'s|\s+is)|home\s+base\s+is)\s+[A-Z]"
+    r"\b(?i:home(?:'s|\s+is)|home\s+base\s+is)\s+[A-Z]|"
+    r"\b[A-Z][\w'-]+\s+(?i:is\s+(?:home|where\s+i\s+live))\b|"
+    r"\b(?i:i'm|i\s+am|we're|we\s+are)\s+[A-Z][\w]+-(?i:based)\b"
 )
+_OFF_LIMITS = re.compile(r"\b(?:off\s+the\s+menu|off\s+limits|banned|not\s+allowed)\b", re.I)
 _ABSTAINING = re.compile(r"^\s*(?:no|zero|off|[^\W\d_]+-free)\b", re.IGNORECASE)
 _EXTENDS = re.compile(
     r"\b(?:that|this|it|same|the\s+same(?:\s+\w+)?)\s+(?:also\s+)?(?:goes|applies|counts|holds|"
@@ -293,7 +296,7 @@ def _worth_parsing(
     if Cue.ELLIPTICAL in cues and Cue.PLAN in cues:
         return True
     # "Sugar-free till the 17th", "no alcohol until March": a bounded abstention.
-    if _ABSTAINING.match(text) and has_bound(text):
+    if (_ABSTAINING.match(text) or _OFF_LIMITS.search(text)) and has_bound(text):
         return True
     # "Cutting out sugar until June 17th": the speaker's own, bounded or constraining, doing.
     if Cue.ELLIPTICAL in cues and (lx.CONSTRAINT.search(text) or has_bound(text)):

@@ -275,7 +275,7 @@ CONSTRAINT = words(
     "mustn't", "vegan", "vegetarian", "pescatarian", "halal", "kosher", r"gluten[- ]free",
     "dairy-free", "nut-free", "sugar-free", "phobia", "scare me", "scares me", "itchy",
     "headache", "not allowed", "no", "without", "refuse", "coeliac", "celiac", "whole30",
-    "keto", "diet",
+    "keto", "diet", "off the menu", "off limits", "banned",
 )  # fmt: skip
 PREFERENCE = words(
     r"like[sd]?", r"love[sd]?", r"enjoy(?:s|ed)?", r"prefer(?:s|red)?", r"hate[sd]?",
@@ -368,7 +368,8 @@ MY_DURABLE = re.compile(
     r"flat|apartment|car|bike|phone|laptop|hobby|hobbies|routine|schedule|shift|team|"
     r"native language|first language|name|style|taste|love language|stress-buster|passion|"
     r"(?:shoe|dress|shirt|ring|clothes|clothing|jeans|trouser)\s+size|size|height|"
-    r"measurements|birthday|blood type|commute)\b",
+    r"measurements|birthday|blood type|commute|(?:weekend|morning|evening|sunday|daily)\s+"
+    r"(?:ritual|tradition|habit)|ritual|tradition)\b",
     re.IGNORECASE,
 )
 # Standing instructions: something that lasts beyond this answer.
