@@ -13,6 +13,7 @@ produces the same rows and adds none.
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
@@ -26,15 +27,16 @@ from sqlalchemy.engine import Connection
 from lineage import Node, NodeKind, Relation
 from permem import policy
 from permem.arrivals import Arrival, Known, arrival_of, read_known
-from permem.classify import Classification
+from permem.classify import Classification, sensitivity_of
 from permem.classify import classify_all as classify_many
 from permem.extraction import Candidate, Cue, Extractor
+from permem.extraction.context import leans_back
 from permem.extraction.speakers import attribute_candidates
 from permem.hashing import content_hash, subject_fingerprint
 from permem.indexing import enqueue
 from permem.logs import TURN_MAX, LogBatch, Quarantined, identifier_problem, storable
 from permem.policy import GateInput, GateOutcome
-from permem.quality import BatchValidation, validate_batch
+from permem.quality import IDENTIFIER_PATTERNS, BatchValidation, validate_batch
 from permem.records import (
     Confirmation,
     GateDecision,
@@ -222,11 +224,33 @@ def redact(redactor: Redactor, proposals: Sequence[Proposal]) -> list[Proposal]:
         types = {e.type for e in entities}
         if candidate.context:
             around = redactor.analyze(candidate.context, None)
-            proposal.evidence = _mask(candidate.context, around)
-            # A credential in the context is a credential in the claim's evidence.
-            types |= {e.type for e in around if carries_secret((e.type,))}
+            masked = _mask(candidate.context, around)
+            if leans_back(candidate.claim_text):
+                # The claim means nothing without it ("take it off my list" needs what "it"
+                # was): kept, and judged with it (its sensitivity, validation, secrets).
+                proposal.evidence = masked
+                types |= {e.type for e in around if carries_secret((e.type,))}
+            elif _harmless_context(candidate, masked):
+                # The sentence a clause was cut from, kept only when it carries nothing the
+                # claim does not (no personal category, no identifier the redactor missed):
+                # it names what a later correction takes back ("night shifts" for "I sleep
+                # during the day"), and can never bring past the gate what the gate held.
+                proposal.evidence = masked
         proposal.entity_types = tuple(sorted(types))
     return list(proposals)
+
+
+_IDENTIFIER = re.compile("|".join(IDENTIFIER_PATTERNS))
+
+
+def _harmless_context(candidate: Candidate, masked: str) -> bool:
+    """The masked sentence around a clause adds no personal category, credential or missed
+    identifier to the claim's own."""
+    if _IDENTIFIER.search(masked):
+        return False
+    _, around = sensitivity_of(masked)
+    _, own = sensitivity_of(candidate.claim_text)
+    return around <= own
 
 
 def _mask(text: str, entities: Sequence[Any]) -> str:
@@ -405,7 +429,8 @@ def _retractions(proposals: Sequence[Proposal], tenant: str) -> list[_Retraction
                 observed_at=p.classification.observed_at,
                 message_id=candidate.message.message_id,
                 span_start=candidate.claim_start,
-                named=policy.reference_words(f"{p.evidence or ''} {p.claim}"),
+                # What it names, read from its whole context in memory (not stored).
+                named=policy.reference_words(f"{candidate.context or ''} {p.claim}"),
             )
         )
     return found

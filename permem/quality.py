@@ -247,6 +247,10 @@ def _expectations() -> list[Expectation]:
             ignore_row_if="either_value_is_missing",
         ),
         ExpectColumnValuesToNotMatchRegexList(column="claim", regex_list=list(IDENTIFIER_PATTERNS)),
+        # The context a claim leans on is stored too (`evidence`): held to the same rule.
+        ExpectColumnValuesToNotMatchRegexList(
+            column="evidence", regex_list=list(IDENTIFIER_PATTERNS)
+        ),
         ExpectColumnValuesToBeUnique(column="id"),
     ]
     return expectations

@@ -333,3 +333,20 @@ def test_retraction_supersedes_and_a_governed_bound_carries_and_forget_follows_c
     assert not verify(rt.db, rt.index, "acme", now=now).residue
     left = [r.claim for r in inspect(rt.db, "acme", "ana")]
     assert not any("Celsius" in c or "Quebec" in c for c in left), left
+
+
+def test_a_clause_keeps_as_evidence_only_a_sentence_that_adds_nothing_sensitive(
+    hashing: Settings, tmp_path: Path
+) -> None:
+    log = [
+        user_line("s1", "I love jazz, I was diagnosed with depression last year.", turn=1),
+        user_line("s2", "I work night shifts, so I sleep during the day.", turn=2),
+    ]
+    nightly.run(hashing, write_jsonl(tmp_path / "log.jsonl", log))
+    records = {r.claim: r for r in inspect(runtime(hashing).db, "acme", "ana")}
+    jazz = next(r for c, r in records.items() if "jazz" in c)
+    # The other clause is held for confirmation; it must not ride along as the jazz claim's
+    # evidence. A harmless sentence is kept: it names what a later correction takes back.
+    assert jazz.evidence is None or "depression" not in jazz.evidence, jazz
+    sleep = next(r for c, r in records.items() if "sleep during the day" in c)
+    assert sleep.evidence is not None and "night shifts" in sleep.evidence
