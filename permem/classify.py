@@ -113,6 +113,25 @@ _ADHERENCE = re.compile(
 )
 
 
+# A rule said inside a project that names its own reach: "never the Oxford comma, anywhere",
+# "day-month-year everywhere", "in everything I write", "across all my projects".
+_EVERYWHERE = re.compile(
+    r"\b(?:everywhere|anywhere|wherever|in\s+everything|in\s+anything|for\s+everything|"
+    r"across\s+(?:all|every|the\s+board)|in\s+all\s+(?:my\s+)?(?:projects|work|writing|chats|"
+    r"conversations|workspaces)|all\s+my\s+(?:projects|writing|work)|no\s+matter\s+(?:the|which|what)\s+"
+    r"(?:project|workspace|context))\b",
+    re.IGNORECASE,
+)
+
+
+def scope_of(message_scope: str, claim: str) -> str:
+    """The claim's scope: its message's, or `global` when the claim says it reaches
+    everywhere."""
+    if message_scope != "global" and _EVERYWHERE.search(claim):
+        return "global"
+    return message_scope
+
+
 def classify_all(candidates: Sequence[Candidate]) -> list[Classification]:
     """`classify` each candidate, date the fields of an import by the export's own date
     (`dated_imports`), carry a later start back to what it points at, then let an adherence
@@ -253,7 +272,7 @@ def classify(candidate: Candidate) -> Classification:
     return Classification(
         origin=origin,
         subject=subject_of(candidate.speaker or message.subject, candidate.about),
-        scope=message.scope,
+        scope=scope_of(message.scope, text),
         purpose=message.purpose,
         observed_at=message.ts,
         valid_from=validity.valid_from,

@@ -59,6 +59,7 @@ from permem.stores.schema import (
     quarantine,
 )
 from permem.stores.sources import append_sources
+from permem.temporal import has_bound
 
 _NAMESPACE = uuid.UUID("6f1c8a52-3b0e-4c4f-9d55-1f1f5e0d7a11")
 
@@ -413,11 +414,13 @@ def _retractions(proposals: Sequence[Proposal], tenant: str) -> list[_Retraction
         if candidate.message.tenant != tenant or Cue.RETRACTION not in candidate.cues:
             continue
         called_off = outcome is not None and outcome.reasons[:1] == ("plan_called_off",)
-        # A pause for a while ("off caffeine until June") takes nothing back for good.
+        # A pause for a while ("off caffeine until June", even one whose end the parser did
+        # not place) takes nothing back for good.
         stored = (
             p.record is not None
             and p.record.status is Status.ACTIVE
             and p.record.valid_until is None
+            and not has_bound(candidate.claim_text)
         )
         if not (stored or called_off):
             continue

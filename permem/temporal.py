@@ -107,6 +107,11 @@ GOVERNED = re.compile(
     r"\bwhile\s+i'm\s+(?:here|there|away|in\s+town|on\s+\w+)\b",
     re.IGNORECASE,
 )
+_ALREADY = re.compile(
+    r"\bfor\s+(?:the\s+)?(?:past|last)\b|\b(?:have|has|'ve|'s)\s+been\b|\bhaven't\b|"
+    r"\b(?:years?|months?|weeks?|days?)\s+(?:now|already|so\s+far|and\s+counting)\b",
+    re.IGNORECASE,
+)
 _TONIGHT = re.compile(r"\b(?:tonight|today only|just today|for today)\b", re.IGNORECASE)
 
 
@@ -307,6 +312,10 @@ def resolve(text: str, ts: datetime, *, plan: bool = False, one_off: bool = Fals
                 valid_until = datetime.combine(first, time(0), tzinfo=ts.tzinfo)
     if valid_until is None:
         duration = _FOR.search(text)
+        if duration and _ALREADY.search(text):
+            # "meat-free for five years now", "I've been vegan for a decade": how long it has
+            # held, not when it ends.
+            duration = None
         if duration:
             n_text = duration.group("n").lower()
             n = int(n_text) if n_text.isdigit() else _NUMBERS.get(n_text.replace("a ", "", 1), 1)

@@ -119,6 +119,7 @@ _HOME_PLACE = re.compile(
     r"\b[A-Z][\w'-]+\s+(?i:is\s+(?:home|where\s+i\s+live))\b|"
     r"\b(?i:i'm|i\s+am|we're|we\s+are)\s+[A-Z][\w]+-(?i:based)\b"
 )
+_FREE_OF = re.compile(r"^\s*(?:(?:strictly|fully|totally|100%)\s+)?[^\W\d_]+-free\b", re.I)
 _OFF_LIMITS = re.compile(r"\b(?:off\s+the\s+menu|off\s+limits|banned|not\s+allowed)\b", re.I)
 _ABSTAINING = re.compile(r"^\s*(?:no|zero|off|[^\W\d_]+-free)\b", re.IGNORECASE)
 _EXTENDS = re.compile(
@@ -297,6 +298,9 @@ def _worth_parsing(
         return True
     # "Sugar-free till the 17th", "no alcohol until March": a bounded abstention.
     if (_ABSTAINING.match(text) or _OFF_LIMITS.search(text)) and has_bound(text):
+        return True
+    # "Meat-free for five years now", "gluten-free, always": a standing diet, said bare.
+    if _FREE_OF.match(text):
         return True
     # "Cutting out sugar until June 17th": the speaker's own, bounded or constraining, doing.
     if Cue.ELLIPTICAL in cues and (lx.CONSTRAINT.search(text) or has_bound(text)):

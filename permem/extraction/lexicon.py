@@ -116,6 +116,8 @@ ONE_OFF = words(
     "for this trip only", "for this trip", "just tonight", "only tonight", "for tonight",
     "just for today", "only today", "for today only", "this one time", "one-off", "one off",
     "for this session", "for this conversation", "for this chat", "this time",
+    "make an exception", "making an exception", "an exception this time", "special occasion",
+    "for the occasion", "cheat day", "treat day", "just the once",
     # Buying or planning for someone else: their tastes, this once.
     "as a gift", "a gift for", "a present for", "as a present", "it's for a friend",
     "it's for my", "it is for my", "shopping for my", "buying for my", "for someone else",
@@ -292,6 +294,7 @@ TASTE_VERDICT = re.compile(
     r"\b(?:is|are|'s|'re)\s+(?:(?:just|so|simply|literally|honestly|absolutely)\s+)?"
     r"(?:the\s+best|the\s+worst|amazing|delicious|disgusting|gross|yucky|awful|overrated|"
     r"underrated|life|heaven|the\s+greatest|unbeatable|my\s+fave)\b|"
+    r"\bthe\s+(?:\w+er|more\s+\w+)(?:,?\s+(?:and\s+)?(?:\w+er|more\s+\w+))*\s+the\s+better\b|"
     r"\bcan't\s+get\s+enough\s+of\b",
     re.IGNORECASE,
 )

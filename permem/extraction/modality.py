@@ -29,7 +29,13 @@ _HYPOTHETICAL = re.compile(
     r"\bin\s+(?:an\s+ideal|a\s+perfect|another)\s+(?:world|life)\b|"
     r"\b(?:i|we)(?:'d|\s+would)\s+(?:love|like|want)\s+to\b.{0,60}?\b(?:one\s+day|someday|"
     r"some\s+day)\b|"
-    r"\b(?:dream(?:ing)?\s+of|fantasi[sz]e\s+about|wish\s+(?:i|we)\s+(?:could|had|were|lived))\b",
+    r"\b(?:dream(?:ing)?\s+of|fantasi[sz]e\s+about|wish\s+(?:i|we)\s+(?:could|had|were|lived))\b|"
+    # A condition named without "if": "money no object, I'd fly business", "given the chance
+    # we'd live by the sea", "with a bigger flat we'd get a dog".
+    r"(?=.*\b(?:i|we)(?:'d|\s+would)\b)(?=.*\b(?:money\s+no\s+object|no\s+matter\s+the\s+cost|"
+    r"given\s+(?:the\s+chance|unlimited|enough)|if\s+only|with\s+(?:unlimited|more|a\s+bigger|"
+    r"a\s+larger|enough)\b|in\s+(?:an\s+ideal|a\s+perfect|another)\b|one\s+day|someday|"
+    r"lottery|were\s+rich|was\s+rich|won\s+the)\b)",
     re.IGNORECASE,
 )
 _CONSIDERED = re.compile(
@@ -45,7 +51,9 @@ _CONSIDERED = re.compile(
     r"\b(?:was|were)\s+(?:this|so|that)\s+close\s+to\b|"
     # Undecided: "nothing decided yet", "I said I'd think about it", "it's on the cards".
     r"\b(?:nothing|not)\s+(?:decided|settled|final|definite)\b|\bhaven't\s+decided\b|"
-    r"\bnot\s+sure\s+yet\b|\bundecided\b|\b(?:i'd|i\s+would|i'll|i\s+will|i\s+might)\s+"
+    r"\bnot\s+sure\s+yet\b|\bundecided\b|\bstill\s+(?:deciding|thinking|weighing|figuring)\b|"
+    r"\bhaven't\s+made\s+up\s+(?:my|our)\s+minds?\b|\b(?:tbd|tbc)\b|"
+    r"\b(?:i'd|i\s+would|i'll|i\s+will|i\s+might)\s+"
     r"(?:think\s+about|consider|mull\s+over|sleep\s+on)\s+(?:it|that|this)\b|\bon\s+the\s+cards\b|"
     r"\bup\s+in\s+the\s+air\b",
     re.IGNORECASE,
