@@ -350,3 +350,18 @@ def test_a_clause_keeps_as_evidence_only_a_sentence_that_adds_nothing_sensitive(
     assert jazz.evidence is None or "depression" not in jazz.evidence, jazz
     sleep = next(r for c, r in records.items() if "sleep during the day" in c)
     assert sleep.evidence is not None and "night shifts" in sleep.evidence
+
+
+def test_reach_third_persons_and_durations_held() -> None:
+    from permem.classify import scope_of
+
+    assert scope_of("project:thesis", "no serial comma, anywhere") == "global"
+    assert scope_of("project:thesis", "always past tense in this one") == "project:thesis"
+    # How long something has held is no end; how long it will hold is.
+    assert resolve("dairy-free for three years now", TS).valid_until is None
+    assert resolve("dairy-free for three weeks", TS).valid_until is not None
+    assert hypothetical("Given the chance we'd live on a boat")
+    assert considered("Still deciding whether to go part-time")
+    # Buying for someone: the message's tastes are theirs, for this once.
+    text = "Getting something for my niece. She adores horses, the bigger the better."
+    assert all(Cue.ONE_OFF in s.cues for s in select(_message(text)))

@@ -470,6 +470,7 @@ def select(message: Message) -> list[SentenceCue]:
         return [SentenceCue(message, start, end, frozenset(cues), topic, None)]
     own = " ".join(message.text[a:b] for a, b, is_quoted in spans if not is_quoted)
     belief = lx.BELIEF.search(own) is not None
+    for_someone = lx.FOR_SOMEONE.search(own) is not None
     for start, end, is_quoted in spans:
         if is_quoted:
             found = _quoted(message, start, end)
@@ -499,8 +500,9 @@ def select(message: Message) -> list[SentenceCue]:
         sentence = message.text[s_start:s_end]
         if Cue.RETRACTION not in cues and modality.retracts(sentence):
             cues.add(Cue.RETRACTION)
-        # So does a one-off ("just for tonight, I'd like something spicy").
-        if Cue.ONE_OFF not in cues and lx.ONE_OFF.search(sentence):
+        # So does a one-off ("just for tonight, I'd like something spicy"); shopping for
+        # someone else covers the whole message ("… for my nephew. He loves trucks").
+        if Cue.ONE_OFF not in cues and (lx.ONE_OFF.search(sentence) or for_someone):
             cues.add(Cue.ONE_OFF)
         if belief:
             # "oh here's mine: the Great Wall is ... I've always believed that": the belief

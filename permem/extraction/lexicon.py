@@ -147,6 +147,16 @@ PLAN = words(
     "in the autumn",
 )  # fmt: skip
 
+# Buying, booking or choosing for someone else: what the message says of tastes is theirs,
+# for this once (a one-off for the whole message).
+FOR_SOMEONE = re.compile(
+    r"\b(?:as\s+a\s+(?:gift|present)|a\s+(?:gift|present|surprise)\s+for|(?:shopping|buying|"
+    r"getting\s+something|picking\s+something|booking)\s+for\s+(?:my|a|our)\b|it'?s\s+for\s+my\b|"
+    r"it\s+is\s+for\s+my\b|for\s+someone\s+else|on\s+behalf\s+of|(?:his|her|their)\s+birthday|"
+    r"\w+['’]s\s+birthday|birthday\s+(?:present|gift)s?)",
+    re.IGNORECASE,
+)
+
 # "I <verb> ..." at the start of a sentence states something about the speaker, unless the
 # verb asks for help now.
 I_STATEMENT = re.compile(
@@ -208,6 +218,13 @@ THIRD_PARTY_SUBJECT = re.compile(
     r"(?:^|[,;:]\s*|\b(?:and|but|so|that's|that is|it's|it is)\s+)"
     rf"my\s+(?P<relation>{'|'.join(sorted(RELATIONS, key=len, reverse=True))})\b",
     re.IGNORECASE,
+)
+
+# "my nephew" anywhere (the last one named is who "he"/"she" is).
+THIRD_PARTY_ANYWHERE = re.compile(
+    rf"\bmy\s+(?P<relation>{'|'.join(sorted(RELATIONS, key=len, reverse=True))})\b(?!.*\bmy\s+"
+    rf"(?:{'|'.join(sorted(RELATIONS, key=len, reverse=True))})\b)",
+    re.IGNORECASE | re.DOTALL,
 )
 
 # Instruction-like text planted in content the user did not write (memory poisoning).

@@ -36,6 +36,8 @@ _RELATION_ALIASES = {
 }  # fmt: skip
 
 
+# A sentence that opens on "he"/"she" is about that person ("they" is as often a thing).
+_THIRD_PERSON = frozenset({"he", "she"})
 _SPEAKER = frozenset({"I", "I'm", "I've", "I'd", "I'll"})
 
 
@@ -213,6 +215,18 @@ class RuleExtractor:
             subject is None or subject.lower_ not in _SELF or Cue.THIRD_PARTY in cues
         ):
             about = normalize_relation(sentence.relation)
+        elif (
+            subject is not None
+            and subject.lower_ in _THIRD_PERSON
+            and subject.i <= 1
+            and not imperative
+        ):
+            # "He's obsessed with dinosaurs": someone the message named before, never the
+            # speaker; filed under that relation when the message names one ("my nephew").
+            named = lx.THIRD_PARTY_ANYWHERE.search(sentence.message.text[: sentence.start])
+            if named is None:
+                return None
+            about = normalize_relation(named.group("relation"))
         elif subject is not None and subject.lower_ not in _SELF and not imperative:
             # The sentence is about something else ("the Great Wall is ..."): keep it only
             # when it still concerns the speaker or their project.
