@@ -170,3 +170,27 @@ def memory(tenant: str = "acme", message_id: str | None = "m1", **overrides: Any
 
 MessageFactory = Callable[..., Message]
 MemoryFactory = Callable[..., UserMemory]
+
+
+def sql_rows(settings: Settings, sql: str) -> list[dict[str, Any]]:
+    """Every row `sql` returns on the stores of `settings`, read as the owner."""
+    engine = sa.create_engine(settings.database_url or "", poolclass=sa.NullPool)
+    try:
+        with engine.connect() as conn:
+            return [dict(r) for r in conn.execute(sa.text(sql)).mappings()]
+    finally:
+        engine.dispose()
+
+
+def recalled_claims(settings: Settings, text: str, ts: str = "2026-03-20T12:00:00Z") -> list[str]:
+    """The claims ana's own recall (tenant acme, purpose assistant, global) returns for `text`."""
+    from permem.recall import Recaller, parse_query
+    from permem.runtime import runtime
+
+    rt = runtime(settings)
+    query = {
+        "query_id": "q", "tenant": "acme", "actor": "ana", "subject": "ana",
+        "purpose": "assistant", "scope": "global", "ts": ts, "text": text, "k": 20,
+    }  # fmt: skip
+    answer = Recaller(rt.db, rt.index, rt.embedder).recall(parse_query(query))
+    return [r.record.claim for r in answer.records]

@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import sqlalchemy as sa
 
 from permem import nightly
 from permem.classify import classify_all
@@ -37,7 +36,7 @@ from permem.extraction.rules import RuleExtractor
 from permem.nlp import load_pipeline
 from permem.pipeline import _supersedes_key
 from permem.policy import decide
-from permem.recall import Recaller, parse_query, shadowed_imports
+from permem.recall import shadowed_imports
 from permem.records import (
     Confirmation,
     GateDecision,
@@ -50,8 +49,8 @@ from permem.records import (
     Status,
     UserMemory,
 )
-from permem.runtime import runtime
 from permem.settings import Settings
+from tests.conftest import recalled_claims, sql_rows
 from tests.test_policy import BASE
 
 TS = datetime(2026, 4, 14, 10, 30, tzinfo=UTC)
@@ -433,30 +432,10 @@ def import_run(settings: Settings, tmp_path: Path) -> Settings:
     return configured
 
 
-def _rows(settings: Settings, sql: str) -> list[dict[str, Any]]:
-    engine = sa.create_engine(settings.database_url or "", poolclass=sa.NullPool)
-    try:
-        with engine.connect() as conn:
-            return [dict(r) for r in conn.execute(sa.text(sql)).mappings()]
-    finally:
-        engine.dispose()
-
-
-def _recall(settings: Settings, text: str) -> list[str]:
-    rt = runtime(settings)
-    query = {
-        "query_id": "q", "tenant": "acme", "actor": "ana", "subject": "ana",
-        "purpose": "assistant", "scope": "global", "ts": "2026-03-20T12:00:00Z", "text": text,
-        "k": 20,
-    }  # fmt: skip
-    answer = Recaller(rt.db, rt.index, rt.embedder).recall(parse_query(query))
-    return [r.record.claim for r in answer.records]
-
-
 def test_imports_are_evidence_that_grants_nothing_and_ages(import_run: Settings) -> None:
     stored = {
         r["claim"]: r
-        for r in _rows(
+        for r in sql_rows(
             import_run,
             "SELECT claim, origin, confirmation, status, observed_at, valid_from, valid_until "
             "FROM memories",
@@ -477,11 +456,11 @@ def test_imports_are_evidence_that_grants_nothing_and_ages(import_run: Settings)
     assert stored["I'm vegan these days"]["status"] == Status.ACTIVE.value
     reasons = {
         reason
-        for r in _rows(import_run, "SELECT reasons FROM gate_decisions")
+        for r in sql_rows(import_run, "SELECT reasons FROM gate_decisions")
         for reason in r["reasons"]
     }
     assert {"import_privilege", "planted_instruction", "import_metadata", "stale_import"} <= reasons
-    recalled = _recall(import_run, "what dessert, diet and seat do I like?")
+    recalled = recalled_claims(import_run, "what dessert, diet and seat do I like?")
     assert "ledgerly.favourite_dessert: pistachio gelato" in recalled
     assert "I'm vegan these days" in recalled
     for words in ("omnivore", "window seat", "obsidian", "waive"):

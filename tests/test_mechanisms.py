@@ -18,7 +18,7 @@ from permem.extraction.cues import Cue, select
 from permem.extraction.directives import standing_directive
 from permem.extraction.modality import called_off, considered, hypothetical, own_conduct, retracts
 from permem.forget import Target, block, erase, verify
-from permem.recall import Recaller, parse_query, superseded_in_time
+from permem.recall import superseded_in_time
 from permem.records import (
     Kind,
     Message,
@@ -32,7 +32,7 @@ from permem.records import (
 from permem.runtime import runtime
 from permem.settings import Settings
 from permem.temporal import GOVERNED, resolve, starts
-from tests.conftest import user_line, write_jsonl
+from tests.conftest import recalled_claims, user_line, write_jsonl
 
 ZONE = timezone(timedelta(hours=-5))
 TS = datetime(2026, 3, 10, 18, 0, tzinfo=ZONE)
@@ -287,16 +287,6 @@ def test_a_belief_guiding_own_conduct_is_marked() -> None:
 # ------------------------------------------------- end to end: a nightly run on the real stores
 
 
-def _recall_claims(settings: Settings, text: str, ts: str) -> list[str]:
-    rt = runtime(settings)
-    query = {
-        "query_id": "q", "tenant": "acme", "actor": "ana", "subject": "ana",
-        "purpose": "assistant", "scope": "global", "ts": ts, "text": text, "k": 20,
-    }  # fmt: skip
-    answer = Recaller(rt.db, rt.index, rt.embedder).recall(parse_query(query))
-    return [r.record.claim for r in answer.records]
-
-
 LOG = [
     user_line("r1", "I commute by scooter every day.", turn=1, conversation_id="c1",
               ts="2026-03-01T08:00:00+01:00"),
@@ -322,8 +312,8 @@ def test_retraction_supersedes_and_a_governed_bound_carries_and_forget_follows_c
     # the claim keeps that message as its context, with a lineage edge from it.
     assert celsius.valid_until == datetime(2026, 3, 21, tzinfo=timezone(timedelta(hours=-5)))
     assert celsius.evidence is not None and "Quebec" in celsius.evidence
-    during = _recall_claims(hashing, "what's the weather like?", "2026-03-15T12:00:00Z")
-    after = _recall_claims(hashing, "what's the weather like?", "2026-03-25T12:00:00Z")
+    during = recalled_claims(hashing, "what's the weather like?", "2026-03-15T12:00:00Z")
+    after = recalled_claims(hashing, "what's the weather like?", "2026-03-25T12:00:00Z")
     assert any("Celsius" in c for c in during) and not any("Celsius" in c for c in after)
     assert not any("scooter every day" in c for c in during)
     # Forgetting the message the claim leans on forgets the claim too.

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import sqlalchemy as sa
 from hypothesis import given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
@@ -28,10 +27,9 @@ from permem.extraction.quoted import pieces, quoted_spans
 from permem.extraction.rules import RuleExtractor
 from permem.nlp import load_pipeline
 from permem.policy import decide
-from permem.recall import Recaller, parse_query
 from permem.records import GateDecision, Kind, Message, Origin, Role
-from permem.runtime import runtime
 from permem.settings import Settings
+from tests.conftest import recalled_claims, sql_rows
 from tests.test_policy import BASE
 
 TS = datetime(2026, 3, 10, 9, 0, tzinfo=UTC)
@@ -336,30 +334,10 @@ def pasted_run(settings: Settings, tmp_path: Path) -> Settings:
     return configured
 
 
-def _rows(settings: Settings, sql: str) -> list[dict[str, Any]]:
-    engine = sa.create_engine(settings.database_url or "", poolclass=sa.NullPool)
-    try:
-        with engine.connect() as conn:
-            return [dict(r) for r in conn.execute(sa.text(sql)).mappings()]
-    finally:
-        engine.dispose()
-
-
-def _recall(settings: Settings, text: str) -> list[str]:
-    rt = runtime(settings)
-    query = {
-        "query_id": "q", "tenant": "acme", "actor": "ana", "subject": "ana",
-        "purpose": "assistant", "scope": "global", "ts": "2026-03-20T12:00:00Z", "text": text,
-        "k": 20,
-    }  # fmt: skip
-    answer = Recaller(rt.db, rt.index, rt.embedder).recall(parse_query(query))
-    return [r.record.claim for r in answer.records]
-
-
 def test_pasted_content_leaves_no_usable_claim_but_own_sentences_stay(
     pasted_run: Settings,
 ) -> None:
-    stored = _rows(
+    stored = sql_rows(
         pasted_run,
         "SELECT source_message_id, claim, span_start, span_end, origin FROM memories",
     )
@@ -377,14 +355,18 @@ def test_pasted_content_leaves_no_usable_claim_but_own_sentences_stay(
     # The pasted sentences were seen and rejected, visibly.
     reasons = {
         reason
-        for r in _rows(pasted_run, "SELECT reasons FROM gate_decisions WHERE decision = 'reject'")
+        for r in sql_rows(
+            pasted_run, "SELECT reasons FROM gate_decisions WHERE decision = 'reject'"
+        )
         for reason in r["reasons"]
     }
     assert {"quoted_content", "planted_instruction"} <= reasons
     # Recall never answers with the pasted words, and does answer with the user's own.
     for question in ("what language should answers be in?", "what food do I avoid?",
                      "tabs or spaces?", "what music do I like?", "any allergies?"):  # fmt: skip
-        recalled = _recall(pasted_run, question)
+        recalled = recalled_claims(pasted_run, question)
         for words in FOREIGN:
             assert not any(words in claim for claim in recalled), (question, recalled)
-    assert any("Thai food" in claim for claim in _recall(pasted_run, "what food do I love?"))
+    assert any(
+        "Thai food" in claim for claim in recalled_claims(pasted_run, "what food do I love?")
+    )
