@@ -48,6 +48,7 @@ from permem.records import (
 )
 from permem.redaction import Redactor
 from permem.redaction_secrets import carries_secret
+from permem.revisions import Retraction, apply_retractions
 from permem.stores.bulk import copy_insert
 from permem.stores.database import Database, bind_tenant, register_tenant, tenant_salt
 from permem.stores.lineage_store import EdgeRow, add_edges
@@ -381,7 +382,7 @@ def load(
             enqueue(conn, records)
             result.memories += len(records)
             _apply_supersession(conn, tenant, records, superseded)
-            _apply_retractions(conn, tenant, _retractions(proposals, tenant), superseded)
+            apply_retractions(conn, tenant, _retractions(proposals, tenant), superseded)
             add_edges(conn, _context_edges(tenant, proposals))
             decisions = decisions_by_tenant.get(tenant, [])
             copy_insert(conn, gate_decisions, decisions, skip_conflicts=True)
@@ -390,20 +391,7 @@ def load(
     return result
 
 
-@dataclass(frozen=True, slots=True)
-class _Retraction:
-    """A sentence that takes something back: who, where, when, and what it names."""
-
-    id: uuid.UUID
-    subject: str
-    scope: str
-    observed_at: Any
-    message_id: str
-    span_start: int
-    named: frozenset[str]
-
-
-def _retractions(proposals: Sequence[Proposal], tenant: str) -> list[_Retraction]:
+def _retractions(proposals: Sequence[Proposal], tenant: str) -> list[Retraction]:
     """The retractions of `tenant` (extraction.modality): stored claims that take something
     back, and plans called off, which the gate rejects as claims but which still take back
     what they name. Nothing rejected for trust (an untrusted role, incognito, a pause, an
@@ -425,7 +413,7 @@ def _retractions(proposals: Sequence[Proposal], tenant: str) -> list[_Retraction
         if not (stored or called_off):
             continue
         found.append(
-            _Retraction(
+            Retraction(
                 id=p.record.id if p.record is not None else _claim_id(candidate),
                 subject=p.classification.subject,
                 scope=p.classification.scope,
@@ -437,61 +425,6 @@ def _retractions(proposals: Sequence[Proposal], tenant: str) -> list[_Retraction
             )
         )
     return found
-
-
-def _apply_retractions(
-    conn: Connection, tenant: str, retractions: Sequence[_Retraction], superseded: list[str]
-) -> None:
-    """Supersede, for each retraction, the subject's older active claims in its scope (or
-    global) that it names: a content word shared between the retraction with its context and
-    the old claim with its own ("take it off my list" after "had the mango lassi again"
-    names the mango lassi claim). The old rows stay as history; one event each."""
-    if not retractions:
-        return
-    subjects = sorted({r.subject for r in retractions})
-    rows = conn.execute(
-        sa.select(memories.c.id, memories.c.subject, memories.c.scope, memories.c.claim,
-                  memories.c.evidence, memories.c.observed_at, memories.c.source_message_id,
-                  memories.c.span_end)
-        .where(memories.c.status == Status.ACTIVE.value, memories.c.subject.in_(subjects))
-    ).all()  # fmt: skip
-    events: list[dict[str, Any]] = []
-    for retraction in sorted(retractions, key=lambda r: (r.observed_at, str(r.id))):
-        for memory_id, subject, scope, claim, evidence, observed_at, source, end in rows:
-            said_before = observed_at < retraction.observed_at or (
-                source == retraction.message_id and (end or 0) <= retraction.span_start
-            )
-            if (
-                memory_id == retraction.id
-                or subject != retraction.subject
-                or scope not in (retraction.scope, "global")
-                or not said_before
-                or str(memory_id) in superseded
-                or not retraction.named & policy.reference_words(f"{evidence or ''} {claim}")
-            ):
-                continue
-            superseded.append(str(memory_id))
-            events.append(
-                {
-                    "tenant": tenant,
-                    "memory_id": memory_id,
-                    "field": "status",
-                    "old_value": Status.ACTIVE.value,
-                    "new_value": Status.SUPERSEDED.value,
-                    "actor": "nightly",
-                    "reason": f"retracted by {retraction.id}",
-                }
-            )
-    if events:
-        conn.execute(
-            sa.update(memories)
-            .where(
-                memories.c.id.in_([e["memory_id"] for e in events]),
-                memories.c.status == Status.ACTIVE.value,
-            )
-            .values(status=Status.SUPERSEDED.value)
-        )
-        copy_insert(conn, memory_events, events)
 
 
 def _context_edges(tenant: str, proposals: Sequence[Proposal]) -> list[EdgeRow]:
