@@ -78,6 +78,15 @@ def _changed(conn: sa.Connection, record: UserMemory) -> None:
     enqueue(conn, [record])
 
 
+def _supersede_older(conn: sa.Connection, record: UserMemory, *, actor: str) -> None:
+    """A claim that became usable replaces every older active claim on its topic, and the
+    vector index follows each of them."""
+    from permem.revisions import supersede_older
+
+    for memory_id in supersede_older(conn, record, actor=actor):
+        _changed(conn, get_memory(conn, memory_id))
+
+
 def correct(
     db: Database, tenant: str, claim_id: uuid.UUID, text: str, *, actor: str, now: datetime
 ) -> UserMemory:
@@ -124,6 +133,7 @@ def correct(
         )
         stored = append_correction(conn, correction, actor=actor)
         _changed(conn, stored)
+        _supersede_older(conn, stored, actor=actor)
         return stored
 
 
@@ -134,7 +144,8 @@ def confirm(db: Database, tenant: str, claim_id: uuid.UUID, *, actor: str) -> Us
             conn, claim_id, Confirmation.CONFIRMED, actor=actor, reason="confirmed by the user"
         )
         _changed(conn, record)
-        return record
+        _supersede_older(conn, record, actor=actor)
+        return get_memory(conn, claim_id)
 
 
 def reject(db: Database, tenant: str, claim_id: uuid.UUID, *, actor: str) -> UserMemory:

@@ -34,7 +34,7 @@ from permem.export import (
     source_metadata,
 )
 from permem.grants import covers
-from permem.policy import EXCLUSIVE_TOPICS, PURPOSES, SESSION_TTL, may_serve
+from permem.policy import EXCLUSIVE_TOPICS, PURPOSES, may_serve
 from permem.records import Confirmation, Origin, Status, UserMemory
 from permem.states import CONFIRMATION_TRANSITIONS, STATUS_TRANSITIONS, is_usable
 from permem.stores.database import Database, tenant_transaction
@@ -294,7 +294,9 @@ def _currency(
     else:
         replaced_by = "a correction (`permem correct`)"
     if record.status is Status.SESSION_ONLY:
-        expiry = f"ends with its session ({record.session}), at most {SESSION_TTL} after it began"
+        # The gate set its end from PERMEM_SESSION_HOURS when it stored it.
+        latest = record.valid_until.isoformat() if record.valid_until else "its session's end"
+        expiry = f"ends with its session ({record.session}), at the latest at {latest}"
     elif record.valid_until is not None and not not_ended:
         expiry = f"validity ended at {record.valid_until.isoformat()}; the expiry flow retires it"
     elif record.valid_until is not None:

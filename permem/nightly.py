@@ -83,7 +83,7 @@ def redact_stage(settings: Settings, proposals: list[Proposal]) -> list[Proposal
 
 
 def gate_stage(settings: Settings, prepared: Prepared, proposals: list[Proposal]) -> list[Proposal]:
-    return pipeline.gate(prepared, proposals)
+    return pipeline.gate(prepared, proposals, session_ttl=settings.session_ttl)
 
 
 def validate_stage(
@@ -173,7 +173,7 @@ def analyze_stage(settings: Settings, prepared: Prepared) -> Analysis:
     proposals = pipeline.redact(redactor, proposals)
     seconds["redact"] = time.perf_counter() - started
     started = time.perf_counter()
-    proposals = pipeline.gate(prepared, proposals)
+    proposals = pipeline.gate(prepared, proposals, session_ttl=settings.session_ttl)
     seconds["gate"] = time.perf_counter() - started
     for proposal in proposals:
         proposal.candidate = replace(proposal.candidate, doc=None)

@@ -18,10 +18,10 @@ import uuid
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 import pandas as pd
-import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from lineage import Node, NodeKind, Relation
@@ -38,25 +38,26 @@ from permem.logs import TURN_MAX, LogBatch, Quarantined, identifier_problem, sto
 from permem.policy import GateInput, GateOutcome
 from permem.quality import IDENTIFIER_PATTERNS, BatchValidation, validate_batch
 from permem.records import (
-    Confirmation,
     GateDecision,
     Message,
-    Origin,
     SourceRef,
     Status,
     UserMemory,
 )
 from permem.redaction import Redactor
 from permem.redaction_secrets import carries_secret
-from permem.revisions import Retraction, apply_retractions
+from permem.revisions import (
+    Retraction,
+    apply_retractions,
+    mark_superseded,
+    plan_topic_supersession,
+)
 from permem.stores.bulk import copy_insert
 from permem.stores.database import Database, bind_tenant, register_tenant, tenant_salt
 from permem.stores.lineage_store import EdgeRow, add_edges
 from permem.stores.memories import append_memories, memory_rows
 from permem.stores.schema import (
     gate_decisions,
-    memories,
-    memory_events,
     quarantine,
 )
 from permem.stores.sources import append_sources
@@ -268,7 +269,12 @@ def _mask(text: str, entities: Sequence[Any]) -> str:
     return "".join(pieces).strip()
 
 
-def gate(prepared: Prepared, proposals: Sequence[Proposal]) -> list[Proposal]:
+def gate(
+    prepared: Prepared,
+    proposals: Sequence[Proposal],
+    *,
+    session_ttl: timedelta = policy.SESSION_TTL,
+) -> list[Proposal]:
     """Decide every proposal (see `permem.policy`) and build the records to store."""
     for proposal in proposals:
         candidate, c = proposal.candidate, proposal.classification
@@ -305,7 +311,7 @@ def gate(prepared: Prepared, proposals: Sequence[Proposal]) -> list[Proposal]:
             continue
         valid_until = c.valid_until
         if outcome.decision is GateDecision.SESSION_ONLY:
-            ends = c.valid_from + policy.SESSION_TTL
+            ends = c.valid_from + session_ttl
             valid_until = min(valid_until, ends) if valid_until else ends
         proposal.record = UserMemory(
             id=_claim_id(candidate),
@@ -377,11 +383,11 @@ def load(
         for tenant in sorted(set(sources_by_tenant) | set(records_by_tenant)):
             bind_tenant(conn, tenant)
             result.sources += len(append_sources(conn, sources_by_tenant.get(tenant, []), batch_id))
-            records = _with_supersession(conn, records_by_tenant.get(tenant, []), superseded)
+            records, replaced = plan_topic_supersession(conn, records_by_tenant.get(tenant, []))
             append_memories(conn, records, batch_id=batch_id)
             enqueue(conn, records)
             result.memories += len(records)
-            _apply_supersession(conn, tenant, records, superseded)
+            mark_superseded(conn, tenant, replaced, superseded)
             apply_retractions(conn, tenant, _retractions(proposals, tenant), superseded)
             add_edges(conn, _context_edges(tenant, proposals))
             decisions = decisions_by_tenant.get(tenant, [])
@@ -465,99 +471,6 @@ def _decision_row(proposal: Proposal, prepared: Prepared, batch_id: uuid.UUID) -
         "policy_version": policy.POLICY_VERSION,
         "memory_id": proposal.record.id if proposal.record else None,
     }
-
-
-def _supersedes_key(record: UserMemory) -> tuple[str, str, str] | None:
-    """The (subject, topic, scope) whose older claims `record` replaces, if any. An imported
-    field replaces nothing: it is someone else's record of the user, never a correction (the
-    user's own later statement does replace it)."""
-    if record.origin is Origin.IMPORTED:
-        return None
-    usable = record.status is Status.ACTIVE and record.confirmation is not Confirmation.PENDING
-    # A claim that starts later ("as of October I'll live in Rotterdam") replaces the old one
-    # only from then: both stay active and recall keeps the latest valid one
-    # (recall.superseded_in_time).
-    starts_now = record.valid_from <= record.observed_at
-    if (
-        record.topic in policy.EXCLUSIVE_TOPICS
-        and record.valid_until is None
-        and usable
-        and starts_now
-    ):
-        return (record.subject, record.topic or "", record.scope)
-    return None
-
-
-def _with_supersession(
-    conn: Connection, records: Sequence[UserMemory], superseded: list[str]
-) -> list[UserMemory]:
-    """Set `supersedes` on standing claims that replace an older one on the same topic."""
-    keys = {k for r in records if (k := _supersedes_key(r)) is not None}
-    if not keys:
-        return list(records)
-    latest: dict[tuple[str, str, str], tuple[Any, str | None]] = {}
-    rows = conn.execute(
-        sa.select(memories.c.id, memories.c.subject, memories.c.topic, memories.c.scope,
-                  memories.c.source_message_id)
-        .where(
-            memories.c.status == Status.ACTIVE.value,
-            sa.tuple_(memories.c.subject, memories.c.topic, memories.c.scope).in_(list(keys)),
-        )
-        # The id breaks ties (claims of one batch share `created_at`): which claim is the
-        # latest must not depend on the order rows were written in.
-        .order_by(memories.c.observed_at, memories.c.created_at, memories.c.id)
-    ).all()  # fmt: skip
-    for memory_id, subject, topic, scope, message_id in rows:
-        latest[(subject, topic, scope)] = (memory_id, message_id)
-    result: list[UserMemory] = []
-    for record in sorted(records, key=lambda r: (r.observed_at, str(r.id))):
-        key = _supersedes_key(record)
-        if key is not None:
-            previous = latest.get(key)
-            if previous is not None and previous[1] != record.source.message_id:
-                record = _replace_supersedes(record, previous[0])
-            latest[key] = (record.id, record.source.message_id)
-        result.append(record)
-    return result
-
-
-def _replace_supersedes(record: UserMemory, previous: Any) -> UserMemory:
-    from dataclasses import replace
-
-    return replace(record, supersedes=previous)
-
-
-def _apply_supersession(
-    conn: Connection, tenant: str, records: Sequence[UserMemory], superseded: list[str]
-) -> None:
-    """Mark the records that the new ones supersede, with an event each (in this transaction)."""
-    old_ids = [r.supersedes for r in records if r.supersedes is not None]
-    if not old_ids:
-        return
-    # Chains inside one batch (A <- B <- C) mark A and B; all were active before.
-    conn.execute(
-        sa.update(memories)
-        .where(memories.c.id.in_(old_ids), memories.c.status == Status.ACTIVE.value)
-        .values(status=Status.SUPERSEDED.value)
-    )
-    copy_insert(
-        conn,
-        memory_events,
-        [
-            {
-                "tenant": tenant,
-                "memory_id": r.supersedes,
-                "field": "status",
-                "old_value": Status.ACTIVE.value,
-                "new_value": Status.SUPERSEDED.value,
-                "actor": "nightly",
-                "reason": f"superseded by {r.id}",
-            }
-            for r in records
-            if r.supersedes is not None
-        ],
-    )
-    superseded.extend(str(i) for i in old_ids)
 
 
 def _store_quarantine(conn: Connection, items: Sequence[Quarantined], batch_id: uuid.UUID) -> int:

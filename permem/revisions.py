@@ -10,15 +10,17 @@ as `superseded`, one event each, in the load transaction. History is kept.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from permem import policy
-from permem.records import Status
+from permem.records import Confirmation, Origin, Status, UserMemory
 from permem.stores.bulk import copy_insert
 from permem.stores.schema import memories, memory_events
 
@@ -52,7 +54,8 @@ def apply_retractions(
                   memories.c.span_end)
         .where(memories.c.status == Status.ACTIVE.value, memories.c.subject.in_(subjects))
     ).all()  # fmt: skip
-    events: list[dict[str, Any]] = []
+    replaced: dict[uuid.UUID, uuid.UUID] = {}
+    taken = set(superseded)
     for retraction in sorted(retractions, key=lambda r: (r.observed_at, str(r.id))):
         for memory_id, subject, scope, claim, evidence, observed_at, source, end in rows:
             said_before = observed_at < retraction.observed_at or (
@@ -63,29 +66,144 @@ def apply_retractions(
                 or subject != retraction.subject
                 or scope not in (retraction.scope, "global")
                 or not said_before
-                or str(memory_id) in superseded
+                or str(memory_id) in taken
+                or memory_id in replaced
                 or not retraction.named & policy.reference_words(f"{evidence or ''} {claim}")
             ):
                 continue
-            superseded.append(str(memory_id))
-            events.append(
-                {
-                    "tenant": tenant,
-                    "memory_id": memory_id,
-                    "field": "status",
-                    "old_value": Status.ACTIVE.value,
-                    "new_value": Status.SUPERSEDED.value,
-                    "actor": "nightly",
-                    "reason": f"retracted by {retraction.id}",
-                }
-            )
-    if events:
+            replaced[memory_id] = retraction.id
+    mark_superseded(conn, tenant, replaced, superseded, why="retracted by")
+
+
+TopicKey = tuple[str, str, str]
+
+
+def topic_key(record: UserMemory) -> TopicKey | None:
+    """The (subject, topic, scope) whose older claims `record` replaces, if any. An imported
+    field replaces nothing: it is someone else's record of the user, never a correction (the
+    user's own later statement does replace it). A claim replaces only when it is usable now
+    and open-ended: a pending claim waits for its confirmation, a bounded one ("until June")
+    replaces nothing for good, and one that starts later ("as of October I'll live in
+    Rotterdam") replaces the old one only from then (recall_choice.superseded_in_time)."""
+    if record.origin is Origin.IMPORTED or record.topic not in policy.EXCLUSIVE_TOPICS:
+        return None
+    usable = record.status is Status.ACTIVE and record.confirmation is not Confirmation.PENDING
+    if usable and record.valid_until is None and record.valid_from <= record.observed_at:
+        return (record.subject, record.topic or "", record.scope)
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class _Held:
+    """An active claim on a topic key, as supersession needs it."""
+
+    id: uuid.UUID
+    message_id: str | None
+    observed_at: datetime
+    valid_from: datetime
+
+
+def plan_topic_supersession(
+    conn: Connection, records: Sequence[UserMemory]
+) -> tuple[list[UserMemory], dict[uuid.UUID, uuid.UUID]]:
+    """The records with `supersedes` set, and every claim they replace (old id -> new id).
+
+    A standing claim on an exclusive topic replaces *every* older active claim of its
+    (subject, topic, scope), not only the latest: two claims of one earlier message, a pending
+    claim confirmed later and a bounded one all stop together. `supersedes` names the latest
+    of them. Claims of one message never replace each other; a claim that starts later is not
+    replaced by one said before it starts. A claim that arrives late, older than an active
+    claim on its key, is itself replaced by that newer claim."""
+    keys = {k for r in records if (k := topic_key(r)) is not None}
+    if not keys:
+        return list(records), {}
+    held: dict[TopicKey, list[_Held]] = defaultdict(list)
+    rows = conn.execute(
+        sa.select(memories.c.id, memories.c.subject, memories.c.topic, memories.c.scope,
+                  memories.c.source_message_id, memories.c.observed_at, memories.c.valid_from)
+        .where(
+            memories.c.status == Status.ACTIVE.value,
+            sa.tuple_(memories.c.subject, memories.c.topic, memories.c.scope).in_(list(keys)),
+        )
+        # The id breaks ties (claims of one batch share `created_at`): which claim is the
+        # latest must not depend on the order rows were written in.
+        .order_by(memories.c.observed_at, memories.c.created_at, memories.c.id)
+    ).all()  # fmt: skip
+    for memory_id, subject, topic, scope, message_id, observed_at, valid_from in rows:
+        held[(subject, topic, scope)].append(_Held(memory_id, message_id, observed_at, valid_from))
+    replaced: dict[uuid.UUID, uuid.UUID] = {}
+    result: list[UserMemory] = []
+    for record in sorted(records, key=lambda r: (r.observed_at, str(r.id))):
+        key = topic_key(record)
+        if key is None:
+            result.append(record)
+            continue
+        mine = _Held(record.id, record.source.message_id, record.observed_at, record.valid_from)
+        others = [
+            h
+            for h in held[key]
+            if h.id != mine.id and (h.message_id != mine.message_id or h.message_id is None)
+        ]
+        older = [h for h in others if h.observed_at <= mine.observed_at]
+        newer = [h for h in others if h.observed_at > mine.observed_at]
+        # A plan that starts after this statement keeps its own date.
+        replaced_now = [h for h in older if h.valid_from <= mine.observed_at]
+        for h in replaced_now:
+            replaced[h.id] = record.id
+        if replaced_now:
+            record = replace(record, supersedes=replaced_now[-1].id)
+        if newer:
+            replaced[record.id] = newer[0].id
+        else:
+            gone = {h.id for h in replaced_now}
+            held[key] = [h for h in held[key] if h.id not in gone] + [mine]
+        result.append(record)
+    return result, replaced
+
+
+def supersede_older(conn: Connection, record: UserMemory, *, actor: str) -> list[uuid.UUID]:
+    """After a claim became usable outside the nightly run (confirmed, or a correction), the
+    older active claims on its topic key stop, as they would have at load."""
+    _, replaced = plan_topic_supersession(conn, [record])
+    return mark_superseded(conn, record.tenant, replaced, [], actor=actor)
+
+
+def mark_superseded(
+    conn: Connection,
+    tenant: str,
+    replaced: Mapping[uuid.UUID, uuid.UUID],
+    superseded: list[str],
+    *,
+    actor: str = "nightly",
+    why: str = "superseded by",
+) -> list[uuid.UUID]:
+    """Move each still-active claim of `replaced` (old id -> new id) to `superseded`, one event
+    for each row that actually changed; the ids that changed."""
+    if not replaced:
+        return []
+    changed = list(
         conn.execute(
             sa.update(memories)
-            .where(
-                memories.c.id.in_([e["memory_id"] for e in events]),
-                memories.c.status == Status.ACTIVE.value,
-            )
+            .where(memories.c.id.in_(list(replaced)), memories.c.status == Status.ACTIVE.value)
             .values(status=Status.SUPERSEDED.value)
-        )
-        copy_insert(conn, memory_events, events)
+            .returning(memories.c.id)
+        ).scalars()
+    )
+    copy_insert(
+        conn,
+        memory_events,
+        [
+            {
+                "tenant": tenant,
+                "memory_id": old,
+                "field": "status",
+                "old_value": Status.ACTIVE.value,
+                "new_value": Status.SUPERSEDED.value,
+                "actor": actor,
+                "reason": f"{why} {replaced[old]}",
+            }
+            for old in sorted(changed, key=str)
+        ],
+    )
+    superseded.extend(str(i) for i in changed)
+    return changed

@@ -6,6 +6,7 @@ Every variable has the `PERMEM_` prefix. Nothing in permem reads the environment
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from pathlib import Path
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
@@ -73,6 +74,11 @@ class Settings(BaseSettings):
         description="Hours after which a session-only claim expires if its session was not "
         "reported ended before.",
     )
+
+    @property
+    def session_ttl(self) -> timedelta:
+        """How long a session-only claim lives at most (`session_hours`)."""
+        return timedelta(hours=self.session_hours)
 
     @field_validator("home")
     @classmethod

@@ -34,7 +34,6 @@ from permem.extraction.imports import (
 )
 from permem.extraction.rules import RuleExtractor
 from permem.nlp import load_pipeline
-from permem.pipeline import _supersedes_key
 from permem.policy import decide
 from permem.recall import shadowed_imports
 from permem.records import (
@@ -49,6 +48,7 @@ from permem.records import (
     Status,
     UserMemory,
 )
+from permem.revisions import topic_key
 from permem.settings import Settings
 from tests.conftest import recalled_claims, sql_rows
 from tests.test_policy import BASE
@@ -393,8 +393,8 @@ def test_shadowed_imports_yield_to_the_users_statement_on_the_topic() -> None:
 
 
 def test_an_import_never_supersedes() -> None:
-    assert _supersedes_key(memory(Origin.IMPORTED, "home")) is None
-    assert _supersedes_key(memory(Origin.USER_FACT, "home")) == ("sam", "home", "global")
+    assert topic_key(memory(Origin.IMPORTED, "home")) is None
+    assert topic_key(memory(Origin.USER_FACT, "home")) == ("sam", "home", "global")
 
 
 # --- end to end: a nightly run on the real stores, read back through recall -------------------

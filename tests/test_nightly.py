@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -100,6 +101,18 @@ def snapshot(engine: sa.Engine, settings: Settings) -> dict[str, Any]:
     index = runtime(settings).index
     state["index"] = sorted(index.ids("acme") | index.ids("globex"))
     return state
+
+
+def test_a_session_only_claim_lives_at_most_the_configured_session_hours(
+    hashing: Settings, tmp_path: Path, owner_engine: sa.Engine
+) -> None:
+    """The gate ends a one-off with PERMEM_SESSION_HOURS, the same bound the expiry flow reads."""
+    nightly.run(hashing.model_copy(update={"session_hours": 2.0}), write_log(tmp_path / "l.jsonl"))
+    (spicy,) = rows(
+        owner_engine,
+        "SELECT valid_from, valid_until FROM memories WHERE status = 'session_only'",
+    )
+    assert spicy["valid_until"] - spicy["valid_from"] == timedelta(hours=2)
 
 
 def test_nightly_stores_what_the_policy_allows(hashing: Settings, tmp_path: Path,
