@@ -12,10 +12,11 @@ from datetime import datetime
 
 from permem import policy
 from permem.extraction import Candidate, Cue, imports
+from permem.extraction import lexicon as lx
 from permem.extraction.context import meaning
 from permem.extraction.sensitive import PERSONAL, SPECIAL
 from permem.records import Kind, Origin, Role, Sensitivity
-from permem.temporal import GOVERNED, resolve
+from permem.temporal import GOVERNED, KEEPS_A_DAY_FREE, POINTS_TO_DAY, resolve, single_day
 
 _OCCUPATION = re.compile(
     r"\b(?:i'm|i am|im|i work as|work as|working as|job as|career as)\s+(?:an?\s+)?"
@@ -195,7 +196,10 @@ def import_dates(candidates: Sequence[Candidate]) -> dict[tuple[str, str], datet
         if message.role is not Role.IMPORT or Cue.IMPORT_AS_OF not in candidate.cues:
             continue
         field = imports.parse_field(candidate.support_text)
-        when = imports.as_of_date(field, message.ts) if field is not None else None
+        if field is not None:
+            when = imports.as_of_date(field, message.ts)
+        else:
+            when = imports.as_of_in_text(candidate.support_text, message.ts)
         if when is not None:
             key = (message.tenant, message.conversation_id)
             dates[key] = min(when, dates.get(key, when))
@@ -252,6 +256,22 @@ def classify(candidate: Candidate) -> Classification:
             valid_from=max(validity.valid_from, named.valid_from),
             valid_until=named.valid_until,
         )
+    if validity.valid_until is None and validity.valid_from == message.ts:
+        # One day of its own ("no calls the day after tomorrow"), or the day its context
+        # names ("so no meetings that day"): it holds that day only.
+        ordered = candidate.kind in (Kind.INSTRUCTION, Kind.CONSTRAINT)
+        span = (
+            single_day(support, message.ts, told=not ordered)
+            if not ordered or KEEPS_A_DAY_FREE.search(support)
+            else None
+        )
+        if span is None and candidate.context and POINTS_TO_DAY.search(text):
+            span = single_day(candidate.context, message.ts, told=False)
+        if span is not None:
+            validity = replace(validity, valid_from=max(span[0], message.ts), valid_until=span[1])
+    if lx.PAST_HABIT.search(text) and not lx.STILL_SO.search(text):
+        # How things were: kept as history, valid for no moment after it was said.
+        validity = replace(validity, valid_until=validity.valid_from)
     # What the claim means includes what it points back to ("I never miss it": the prayer).
     sensitivity, categories = sensitivity_of(meaning(text, candidate.context))
     if candidate.about is not None:

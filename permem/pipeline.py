@@ -400,23 +400,36 @@ def load(
 def _retractions(proposals: Sequence[Proposal], tenant: str) -> list[Retraction]:
     """The retractions of `tenant` (extraction.modality): stored claims that take something
     back, and plans called off, which the gate rejects as claims but which still take back
-    what they name. Nothing rejected for trust (an untrusted role, incognito, a pause, an
-    erasure) takes anything back."""
+    what they name; and standing claims that rule out what an older claim holds ("no running,
+    no spin" after "Tuesdays are spin nights"), which take back only what they rule out.
+    Nothing rejected for trust (an untrusted role, incognito, a pause, an erasure) takes
+    anything back."""
     found = []
     for p in proposals:
         candidate, outcome = p.candidate, p.outcome
-        if candidate.message.tenant != tenant or Cue.RETRACTION not in candidate.cues:
+        if candidate.message.tenant != tenant:
             continue
         called_off = outcome is not None and outcome.reasons[:1] == ("plan_called_off",)
         # A pause for a while ("off caffeine until June", even one whose end the parser did
-        # not place) takes nothing back for good.
+        # not place) takes nothing back for good. A change announced for a later date takes
+        # nothing back now: recall replaces what it names from its start
+        # (recall_choice.replaced_from_start).
         stored = (
             p.record is not None
             and p.record.status is Status.ACTIVE
             and p.record.valid_until is None
+            and p.record.valid_from <= p.record.observed_at
             and not has_bound(candidate.claim_text)
         )
-        if not (stored or called_off):
+        if Cue.RETRACTION in candidate.cues and (stored or called_off):
+            # What it names, read in memory from its unredacted words and context, never
+            # stored: "the Golf's gone" names the Golf where the redactor saw a name.
+            named = policy.retracted_words(candidate.claim_text, candidate.context)
+        elif stored and Cue.ONE_OFF not in candidate.cues:
+            named = policy.ruled_out_words(candidate.claim_text)
+        else:
+            continue
+        if not named:
             continue
         found.append(
             Retraction(
@@ -426,8 +439,7 @@ def _retractions(proposals: Sequence[Proposal], tenant: str) -> list[Retraction]
                 observed_at=p.classification.observed_at,
                 message_id=candidate.message.message_id,
                 span_start=candidate.claim_start,
-                # What it names, read from its whole context in memory (not stored).
-                named=policy.reference_words(f"{candidate.context or ''} {p.claim}"),
+                named=named,
             )
         )
     return found

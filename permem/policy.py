@@ -234,16 +234,64 @@ def reference_words(text: str) -> frozenset[str]:
     """Content words of `text`, singular and lower-case, that a retraction and the claim it
     takes back would share ("nights" and "night shifts" share "night")."""
     found = set()
-    for word in re.findall(r"[^\W\d_][\w'-]{2,}", text.casefold()):
+    lowered = text.casefold().replace("’", "'")
+    for word in re.findall(r"[^\W\d_][\w'-]{2,}", lowered):
         if word in _NOT_A_REFERENT:
             continue
-        if word.endswith("ies") and len(word) > 4:
-            word = word[:-3] + "y"
-        elif word.endswith("s") and not word.endswith("ss") and len(word) > 3:
-            word = word[:-1]
-        if word not in _NOT_A_REFERENT:
+        word = _stem(word.removesuffix("'s"))
+        if word not in _NOT_A_REFERENT and len(word) > 2:
             found.add(word)
+    # Amounts and models name a referent too: "the 5k thing is old" after "I run 5k".
+    found.update(m for m in re.findall(r"(?<![\w.])\d+[a-z]*(?![\w.])", lowered) if len(m) > 1)
     return frozenset(found)
+
+
+def retracted_words(claim: str, context: str | None = None) -> frozenset[str]:
+    """What a retraction names: the content words, amounts and models of the claim and of the
+    context it leans on ("scratch that" after "had the mango lassi again": mango, lassi)."""
+    # Every word counts, not only those of the clause that takes back: a wrong supersession
+    # costs a miss, a missed one a wrong personalization.
+    return reference_words(f"{context or ''} {claim}")
+
+
+_RULED_OUT = re.compile(
+    r"\b(?:no|not|never|without|quit|quitting|stopped|dropped|gave\s+up|given\s+up|cut\s+out|"
+    r"ditched)\s+(?:more\s+|any\s+|the\s+|my\s+|with\s+)?(?P<word>[^\W\d_][\w'-]{2,})",
+    re.IGNORECASE,
+)
+# A rule under a condition is an exception, not a reversal: "no running when it rains".
+_CONDITION = re.compile(
+    r"\b(?:if|when|whenever|unless|while|during|before|after|on\s+\w+days|on\s+(?:rainy|hot|"
+    r"cold|busy|work)\s+days|at\s+night|in\s+the\s+(?:morning|evening)|except|but)\b",
+    re.IGNORECASE,
+)
+
+
+def ruled_out_words(claim: str) -> frozenset[str]:
+    """What a standing claim rules out ("swimming only from now on, no running, no spin":
+    run, spin), which an older claim that holds it gives way to; nothing under a condition
+    ("no running when it rains")."""
+    if _CONDITION.search(claim):
+        return frozenset()
+    return frozenset().union(
+        *(reference_words(m.group("word")) for m in _RULED_OUT.finditer(claim))
+    )
+
+
+def _stem(word: str) -> str:
+    """A crude stem, the same on both sides of a comparison: "running"/"runs" -> "run",
+    "nights" -> "night", "cycled"/"cycle" -> "cycl"."""
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    for suffix in ("ing", "ed"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)]
+            if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "ls":
+                word = word[:-1]
+            return word.removesuffix("e")
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        word = word[:-1]
+    return word.removesuffix("e") if len(word) > 4 else word
 
 
 @dataclass(frozen=True, slots=True)

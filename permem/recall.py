@@ -51,7 +51,7 @@ from permem.extraction.context import meaning
 from permem.grants import covers
 from permem.hashing import content_hash, normalize
 from permem.logs import identifier_problem, parse_ts, unstorable_problem
-from permem.recall_choice import shadowed_imports, superseded_in_time
+from permem.recall_choice import replaced_from_start, shadowed_imports, superseded_in_time
 from permem.records import Confirmation, Kind, Status, UserMemory
 from permem.stores.database import (
     Database,
@@ -73,7 +73,14 @@ _SCOPE = re.compile(r"^(global|(workspace|project):\S.*)$")
 _FACTUAL_QUESTION = re.compile(
     r"^\s*(?:is|are|was|were|can|could|does|do|did|will|has|have|how (?:many|much|far|long|"
     r"old|big|tall|hot|cold)|what (?:is|are|was|were) the|who (?:is|was|wrote|invented)|"
-    r"when (?:did|was|is)|why (?:is|are|do|does)|is it true)\b(?!.*\b(?:i|me|my|mine|we|our)\b)",
+    r"when (?:did|was|is)|why (?:is|are|do|does)|is it true|"
+    # How the world works, and what is known: "how do scientists date rocks?", "what does
+    # the research say about ...?", "is there evidence that ...?".
+    r"how (?:do|does|did) (?!you\b)|"
+    r"what (?:does|do|did) (?:the |recent |current )?(?:research|science|evidence|studies|"
+    r"study|experts?|scientists?|data|history|doctors?|literature)|"
+    r"is there (?:any |good |real )?(?:evidence|proof|research|data))\b"
+    r"(?!.*\b(?:i|me|my|mine|we|our)\b)",
     re.IGNORECASE,
 )
 _REQUEST = re.compile(r"^\s*(?:can|could|would|will) you\b", re.IGNORECASE)
@@ -321,12 +328,13 @@ def exclusion(
         return "not_yet_valid"
     if (
         record.kind is Kind.PLAN
-        and record.valid_from <= record.observed_at
         and record.valid_until is None
+        and (record.valid_from <= record.observed_at or lx.INTENTION.search(record.claim))
     ):
         # An intention with no date of its own ("I'm going to learn to sail") says what the
         # user means to do, not how things are; a dated plan is current once its day comes,
         # and one bounded from now ("I'll be in Tokyo for ten days") is current for its span.
+        # An intention stays one whatever its date ("planning to move in July").
         return "plan_not_started"
     if record.valid_until is not None and record.valid_until <= query.ts:
         return "expired"
@@ -341,7 +349,8 @@ def exclusion(
         return "special_category_purpose"
     if factual and (
         record.kind in (Kind.FACT, Kind.EVENT, Kind.PLAN)
-        or lx.BELIEF.search(f"{record.evidence or ''} {record.claim}")
+        or lx.BELIEF.search(said := f"{record.evidence or ''} {record.claim}")
+        or lx.SELF_BELIEF.search(said)
     ):
         # A belief guides the user's own choices ("so no sweets for mine"), never the answer
         # to a question about the world.
@@ -415,7 +424,7 @@ class Recaller:
                 survivors.append(record)
             else:
                 answer.filtered_out[reason] += 1
-        replaced = superseded_in_time(survivors)
+        replaced = superseded_in_time(survivors) | replaced_from_start(survivors)
         if replaced:
             answer.filtered_out["superseded_in_time"] += len(replaced)
             survivors = [r for r in survivors if r.id not in replaced]

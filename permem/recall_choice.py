@@ -9,6 +9,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 
 from permem import policy
+from permem.extraction import lexicon as lx
 from permem.records import Confirmation, Origin, Status, UserMemory
 
 
@@ -30,6 +31,76 @@ def superseded_in_time(survivors: Sequence[UserMemory]) -> set[uuid.UUID]:
         if r.topic in policy.EXCLUSIVE_TOPICS
         and latest[(r.subject, r.topic or "", r.scope)].id != r.id
     }
+
+
+def replaced_from_start(survivors: Sequence[UserMemory]) -> set[uuid.UUID]:
+    """Older claims that a change announced for a later date replaces once that date has come
+    ("From 10 September I'm switching to the climbing gym" replaces "I train at the gym round
+    the corner" from the 10th on; until then it is not valid and the old claim stands). The
+    change names what it replaces by a shared content word (`policy.reference_words`), in its
+    scope or globally; a change that adds ("I'm also ...") replaces nothing."""
+    changes = [
+        r
+        for r in survivors
+        # Open-ended: a bounded claim ("no calls on the 20th") is an exception for its span.
+        if r.valid_from > r.observed_at
+        and r.valid_until is None
+        and not lx.ADDITION.search(r.claim)
+    ]
+    if not changes:
+        return set()
+    replaced: set[uuid.UUID] = set()
+    for change in changes:
+        named = policy.reference_words(f"{change.evidence or ''} {change.claim}")
+        for old in survivors:
+            if (
+                old.id != change.id
+                and old.subject == change.subject
+                and old.scope in (change.scope, "global")
+                and old.observed_at < change.observed_at
+                and old.valid_from <= change.valid_from
+                and named & policy.reference_words(f"{old.evidence or ''} {old.claim}")
+            ):
+                replaced.add(old.id)
+    changes_ids = {c.id for c in changes}
+    return with_siblings(replaced, _spans(r for r in survivors if r.id not in changes_ids))
+
+
+# Clauses of one sentence sit this close: "My gym is the one on my street, I go at lunchtime".
+_CLAUSE_GAP = 3
+
+
+def with_siblings(
+    replaced: set[uuid.UUID], claims: Iterable[tuple[uuid.UUID, str | None, int, int]]
+) -> set[uuid.UUID]:
+    """`replaced` and the clauses of the same sentence as a replaced claim (the claims of one
+    message whose spans touch, given as (id, message id, start, end)): "I go at lunchtime" goes
+    with "my gym is the one on my street" it was said beside."""
+    claims = [c for c in claims if c[1] is not None]
+    result = set(replaced)
+    grew = True
+    while grew:
+        grew = False
+        for memory_id, message, start, end in claims:
+            if memory_id in result:
+                continue
+            if any(
+                other in result
+                and other_message == message
+                and (abs(start - other_end) <= _CLAUSE_GAP or abs(other_start - end) <= _CLAUSE_GAP)
+                for other, other_message, other_start, other_end in claims
+            ):
+                result.add(memory_id)
+                grew = True
+    return result
+
+
+def _spans(records: Iterable[UserMemory]) -> list[tuple[uuid.UUID, str | None, int, int]]:
+    return [
+        (r.id, r.source.message_id, r.source.span[0], r.source.span[1])
+        for r in records
+        if r.source.span is not None
+    ]
 
 
 def shadowed_imports(records: Iterable[UserMemory], ts: datetime) -> set[uuid.UUID]:
@@ -57,4 +128,4 @@ def shadowed_imports(records: Iterable[UserMemory], ts: datetime) -> set[uuid.UU
     }
 
 
-__all__ = ["shadowed_imports", "superseded_in_time"]
+__all__ = ["replaced_from_start", "shadowed_imports", "superseded_in_time", "with_siblings"]

@@ -20,6 +20,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from permem import policy
+from permem.recall_choice import with_siblings
 from permem.records import Confirmation, Origin, Status, UserMemory
 from permem.stores.bulk import copy_insert
 from permem.stores.schema import memories, memory_events
@@ -51,13 +52,13 @@ def apply_retractions(
     rows = conn.execute(
         sa.select(memories.c.id, memories.c.subject, memories.c.scope, memories.c.claim,
                   memories.c.evidence, memories.c.observed_at, memories.c.source_message_id,
-                  memories.c.span_end)
+                  memories.c.span_end, memories.c.span_start)
         .where(memories.c.status == Status.ACTIVE.value, memories.c.subject.in_(subjects))
     ).all()  # fmt: skip
     replaced: dict[uuid.UUID, uuid.UUID] = {}
     taken = set(superseded)
     for retraction in sorted(retractions, key=lambda r: (r.observed_at, str(r.id))):
-        for memory_id, subject, scope, claim, evidence, observed_at, source, end in rows:
+        for memory_id, subject, scope, claim, evidence, observed_at, source, end, _ in rows:
             said_before = observed_at < retraction.observed_at or (
                 source == retraction.message_id and (end or 0) <= retraction.span_start
             )
@@ -72,7 +73,24 @@ def apply_retractions(
             ):
                 continue
             replaced[memory_id] = retraction.id
+    # The clauses said beside a retracted claim go with it, unless they take back themselves.
+    retracting = {r.id for r in retractions}
+    speaking = {r.message_id for r in retractions}
+    spans = [
+        (row[0], row[6], row[8] or 0, row[7] or 0)
+        for row in rows
+        if row[0] not in retracting and row[6] not in speaking and str(row[0]) not in taken
+    ]
+    for memory_id in with_siblings(set(replaced), spans) - set(replaced):
+        message = next(row[6] for row in rows if row[0] == memory_id)
+        by = next((new for old, new in replaced.items() if _message_of(rows, old) == message), None)
+        if by is not None:
+            replaced[memory_id] = by
     mark_superseded(conn, tenant, replaced, superseded, why="retracted by")
+
+
+def _message_of(rows: Sequence[Any], memory_id: uuid.UUID) -> str | None:
+    return next((row[6] for row in rows if row[0] == memory_id), None)
 
 
 TopicKey = tuple[str, str, str]

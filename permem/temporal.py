@@ -112,6 +112,102 @@ _ALREADY = re.compile(
     r"\b(?:years?|months?|weeks?|days?)\s+(?:now|already|so\s+far|and\s+counting)\b",
     re.IGNORECASE,
 )
+# One day a claim holds for: "the day after tomorrow", "a week from tomorrow", "on the 20th",
+# "this Friday", "on 2026-04-02", "tomorrow". Not a habit ("every Friday", "on Fridays").
+_ONE_DAY = re.compile(
+    r"\b(?:(?P<after>the\s+day\s+after\s+tomorrow)|(?P<weeks>a|one|two)\s+weeks?\s+from\s+"
+    r"(?P<base>tomorrow|today|now)|(?P<tomorrow>tomorrow)|"
+    r"(?:on|this|next|coming|this\s+coming)\s+(?P<weekday>(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
+    r"(?!s)|on\s+(?:the\s+)?(?P<date>\d{1,2}(?:st|nd|rd|th)?(?:\s+(?:of\s+)?"
+    rf"(?:{_MONTH_RE}))?|(?:{_MONTH_RE})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?|\d{{4}}-\d{{2}}-\d{{2}})\b|"
+    r"(?P<iso>\d{4}-\d{2}-\d{2}))",
+    re.IGNORECASE,
+)
+# The whole of one month: "all of next month", "the whole of March", "throughout May".
+_ONE_MONTH = re.compile(
+    r"\b(?:all\s+(?:of\s+)?|the\s+whole\s+of\s+|throughout\s+|for\s+the\s+whole\s+of\s+)"
+    rf"(?:(?P<next>next\s+month)|(?P<month>{_MONTH_RE})\b)",
+    re.IGNORECASE,
+)
+_HABITUAL = re.compile(
+    r"\b(?:every|each|always|usually|normally|typically|generally|whenever|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)days)\b",
+    re.IGNORECASE,
+)
+# A change that lasts past the day it happens on ("I start the new job tomorrow").
+_LASTING_CHANGE = re.compile(
+    r"\b(?:start|starts|starting|begin|begins|beginning|join|joins|joining|move|moves|moving|"
+    r"switch|switches|switching|relocat\w+|transfer\w*|from\s+then\s+on|onwards?)\b",
+    re.IGNORECASE,
+)
+# An instruction holds for one day only when it keeps that day free of something ("no calls
+# on the 20th", "keep tomorrow clear"); "pay the rent on the 1st" recurs.
+KEEPS_A_DAY_FREE = re.compile(
+    r"\b(?:no|not|don't|do\s+not|never|nothing|block|avoid|without|decline|cancel|off|free|"
+    r"clear|out)\b",
+    re.IGNORECASE,
+)
+# A claim that points at a day named before it: "so no meetings that day", "I'm out the whole
+# day" (after "the day after tomorrow is my sister's wedding").
+POINTS_TO_DAY = re.compile(
+    r"\b(?:that|the\s+whole|all|on\s+the)\s+day\b|\bthat\s+(?:date|night|evening)\b",
+    re.IGNORECASE,
+)
+
+
+# Said of the past or of now: "got the keys on Monday", "I live there now".
+_TOLD_AFTER = re.compile(
+    r"\b(?:now|got|was|were|did|had|went|moved|bought|came|ago|last|yesterday|already|"
+    r"[a-z]{3,}ed)\b",
+    re.IGNORECASE,
+)
+
+
+def single_day(text: str, ts: datetime, *, told: bool = True) -> tuple[datetime, datetime] | None:
+    """The one local day (or whole month) still to come that the text names for itself, as
+    [start, end), or None; never for a habit ("every Friday") or a change that lasts ("I start
+    the new job tomorrow"). `told`: also for a statement (not only an instruction) unless it
+    speaks of the past or of now ("got the keys on Monday")."""
+    if _HABITUAL.search(text) or _LASTING_CHANGE.search(text):
+        return None
+    if told and _TOLD_AFTER.search(text):
+        return None
+    today = ts.date()
+    month = _ONE_MONTH.search(text)
+    if month is not None:
+        if month.group("next"):
+            first = date(today.year + (today.month == 12), today.month % 12 + 1, 1)
+        else:
+            first = _month_start(month.group("month"), today, after=False)
+        last = calendar.monthrange(first.year, first.month)[1]
+        return (
+            datetime.combine(first, time(0), tzinfo=ts.tzinfo),
+            _midnight_after(date(first.year, first.month, last), ts),
+        )
+    found = _ONE_DAY.search(text)
+    if found is None:
+        return None
+    g = found.groupdict()
+    day: date | None
+    if g["after"]:
+        day = today + timedelta(days=2)
+    elif g["weeks"]:
+        weeks = 2 if g["weeks"].lower() == "two" else 1
+        day = today + timedelta(days=7 * weeks + (1 if g["base"].lower() == "tomorrow" else 0))
+    elif g["tomorrow"]:
+        day = today + timedelta(days=1)
+    else:
+        phrase = g["weekday"] or g["date"] or g["iso"] or ""
+        if re.fullmatch(r"\d{1,2}(?:st|nd|rd|th)?", phrase):
+            phrase = f"the {phrase}"
+        if g["weekday"] and re.match(r"next\b", found.group(0), re.I):
+            phrase = f"next {phrase}"
+        day = _parse_day(phrase, ts)
+    if day is None or day < today:
+        return None
+    return datetime.combine(day, time(0), tzinfo=ts.tzinfo), _midnight_after(day, ts)
+
+
 _TONIGHT = re.compile(r"\b(?:tonight|today only|just today|for today)\b", re.IGNORECASE)
 
 
@@ -270,6 +366,9 @@ def starts(text: str, ts: datetime) -> datetime | None:
     "starting August 1st", "from March"): local midnight of that day."""
     found = _FROM.search(text)
     if found is None:
+        return None
+    if re.search(r"\b(?:weeks?|days?)\s+$", text[: found.start()], re.IGNORECASE):
+        # "a week from tomorrow" names one day, not a start (`single_day`).
         return None
     today = ts.date()
     if found.group("month") and not found.group("date"):

@@ -19,12 +19,18 @@ from pathlib import Path
 
 from permem.corpus import (  # noqa: F401  (importing registers the templates)
     access,
+    amendments,
+    boundaries,
     contexts,
+    exceptions,
+    households,
     identifiers,
+    intentions,
     modality,
     pools,
     privacy,
     revisions,
+    schedules,
     timing,
     untrusted,
 )

@@ -171,16 +171,35 @@ def _first_person_statement(text: str) -> bool:
     return False
 
 
+# A time adverbial before the statement it dates: "From 10 September I'm switching gyms",
+# "as of next month, my office is in Leeds", "starting Monday we live in Ghent".
+_LEADING_WHEN = re.compile(
+    r"^\s*(?:(?:so|and|also|update|heads up|fyi|btw)\W+)?(?:from|starting|as of|beginning|"
+    r"since|after|once|by|come|effective)\b[^,;:.!?]{1,40}?(?:,\s*|\s+(?=(?:i|i'm|i've|i'll|"
+    r"we|we're|we'll|my|our)\b))",
+    re.IGNORECASE,
+)
+
+
+def _statement_core(text: str) -> str:
+    """The text with a leading time adverbial dropped, for the checks that read a sentence
+    from its start."""
+    lead = _LEADING_WHEN.match(text)
+    return text[lead.end() :] if lead and lead.end() < len(text) else text
+
+
 def _user_cues(message: Message, text: str, remember: bool) -> tuple[set[Cue], str | None]:
     cues: set[Cue] = set()
     first_person = lx.FIRST_PERSON.search(text) is not None
     if first_person:
         cues.add(Cue.FIRST_PERSON)
+    stated = _statement_core(text)
     if (
         lx.STRONG_TASTE.search(text)
         or lx.HABIT.search(text)
         or lx.MY_DURABLE.search(text)
-        or (first_person and _first_person_statement(text))
+        or lx.MY_THING_IS.match(stated)
+        or (first_person and _first_person_statement(stated))
         or _FOR_ME_STANDING.search(text)
     ):
         cues.add(Cue.DURABLE)
@@ -256,6 +275,10 @@ def _worth_parsing(
     if Cue.FIRST_PERSON in cues and (Cue.PLAN in cues or Cue.BELIEF in cues):
         return True
     if Cue.INSTRUCTION in cues or Cue.THIRD_PARTY in cues or Cue.CHOICE in cues:
+        return True
+    # A plan called off takes back what it names, even said without a subject ("not
+    # adopting the greyhound after all"); the gate stores none of it.
+    if Cue.CALLED_OFF in cues:
         return True
     # A polite constraint without a subject: "no peanuts in anything please".
     polite = re.search(r"\b(?:please|pls|plz|stp)\b", text, re.I) is not None
@@ -356,6 +379,8 @@ def _untrusted(message: Message, start: int, end: int) -> SentenceCue | None:
         if extra is not None:
             cues.add(extra)
         topic = imports.field_topic(field)
+    elif message.role is Role.IMPORT and imports.dates_the_export(text):
+        cues.add(Cue.IMPORT_AS_OF)
     return SentenceCue(message, start, end, frozenset(cues), topic, None) if cues else None
 
 
@@ -471,6 +496,7 @@ def select(message: Message) -> list[SentenceCue]:
     own = " ".join(message.text[a:b] for a, b, is_quoted in spans if not is_quoted)
     belief = lx.BELIEF.search(own) is not None
     for_someone = lx.FOR_SOMEONE.search(own) is not None
+    for_relation = False
     for start, end, is_quoted in spans:
         if is_quoted:
             found = _quoted(message, start, end)
@@ -502,7 +528,13 @@ def select(message: Message) -> list[SentenceCue]:
             cues.add(Cue.RETRACTION)
         # So does a one-off ("just for tonight, I'd like something spicy"); shopping for
         # someone else covers the whole message ("… for my nephew. He loves trucks").
-        if Cue.ONE_OFF not in cues and (lx.ONE_OFF.search(sentence) or for_someone):
+        # Something for another person ("a vegan cake for my sister's party") covers its
+        # sentence and the ones after it that say no "I" ("she loves K-pop").
+        if lx.FOR_A_RELATION.search(sentence):
+            for_relation = True
+        elif for_relation and lx.I_STATEMENT.match(core):
+            for_relation = False
+        if Cue.ONE_OFF not in cues and (lx.ONE_OFF.search(sentence) or for_someone or for_relation):
             cues.add(Cue.ONE_OFF)
         if belief:
             # "oh here's mine: the Great Wall is ... I've always believed that": the belief

@@ -94,6 +94,17 @@ _ONE_OFF_OBJECT = re.compile(
     r"(?!\s+(?:\w+\s+)?(?:way|kind|style|tone|version|analogy|analogies)\b)",
     re.IGNORECASE,
 )
+# "the" names one thing to make now ("write the complaint to the airline as harsh as you
+# can"), not a kind of thing ("write the emails in British English") nor a state to keep
+# ("keep the heating at 19": `_MAINTAIN` is read before this).
+_ONE_DEFINITE_OBJECT = re.compile(
+    rf"^\s*(?:{_OPENERS}[\s,]+)*{_VERB}\s+(?:me\s+|us\s+)?the\b"
+    r"(?=(?:\s+[\w'-]+){1,3}?\s+(?:to|for|about|on|in|as|with|from|so|and)\b|"
+    r"(?:\s+[\w'-]+){1,3}\s*[.!,]?\s*$)"
+    r"(?!(?:\s+[\w'-]+){0,2}?\s+[a-z]{3,}(?<!ss)s\b)"
+    r"(?!\s+(?:\w+\s+)?(?:way|kind|style|tone|version|format|language|spelling)\b)",
+    re.IGNORECASE,
+)
 _ONE_THING = re.compile(
     r"^\s*(?:just\s+)?(?:a|an|one|two|three|four|some|another|the|this|that)\s+", re.IGNORECASE
 )
@@ -167,6 +178,14 @@ _BARE_PLURAL = re.compile(
 )
 
 
+_RECURS = re.compile(
+    r"\b(?:every|each\s+time|whenever|always|from\s+now\s+on|going\s+forward|in\s+future|"
+    r"daily|weekly|fortnightly|monthly|quarterly|yearly|annual|annually|nightly|"
+    r"in\s+the\s+future|by\s+default|all\s+my|any\s+time)\b",
+    re.IGNORECASE,
+)
+
+
 def _standing(text: str) -> bool:
     if not is_directive(text):
         return False
@@ -179,7 +198,11 @@ def _standing(text: str) -> bool:
         return False
     # "make that 500 max" corrects what was said (modality.RETRACTION); "make this" a task.
     correcting = RETRACTION.search(body) is not None
-    if (_ONE_OFF_OBJECT.match(body) and not correcting) or _ONE_MOMENT.search(body):
+    # One object made now, unless the sentence says it recurs ("add a summary to every reply").
+    one_object = (
+        _ONE_OFF_OBJECT.match(body) is not None or _ONE_DEFINITE_OBJECT.match(body) is not None
+    ) and _RECURS.search(body) is None
+    if (one_object and not correcting) or _ONE_MOMENT.search(body):
         return False
     return bool(
         _GENERAL.search(body)

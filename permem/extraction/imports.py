@@ -325,6 +325,42 @@ def as_of_date(field: ImportField, now: datetime) -> datetime | None:
     return parse_date(field.value, now) if is_as_of(field) else None
 
 
+# A free-text line of an import about the export itself: "Export generated 14 June 2021 by
+# oldshop", "Data as of March 2020", "Profile last synced on 2019-04-02".
+_AS_OF_SUBJECT = re.compile(
+    r"\b(?:export|exported|profile|data|dump|snapshot|backup|record|records|file|report|"
+    r"account|archive|copy|this)\b",
+    re.IGNORECASE,
+)
+
+
+def dates_the_export(text: str) -> bool:
+    """A free-text import line (no `key: value`) that says when the export was taken."""
+    lowered = text.casefold()
+    return (
+        _AS_OF_KEY.search(lowered) is not None
+        and _AS_OF_SUBJECT.search(lowered) is not None
+        and re.search(r"\d", lowered) is not None
+    )
+
+
+def as_of_in_text(text: str, now: datetime) -> datetime | None:
+    """The earliest past date a free-text import line names when it dates the export."""
+    if not dates_the_export(text):
+        return None
+    from dateparser.search import search_dates
+
+    settings = dict(_AS_OF_SETTINGS, RELATIVE_BASE=now.replace(tzinfo=None))
+    found = search_dates(text, languages=["en"], settings=settings) or []
+    instants = []
+    for phrase, _ in found:
+        # Each found phrase is read again as a value, so it keeps parse_date's rules.
+        when = parse_date(phrase, now)
+        if when is not None and re.search(r"\d", phrase):
+            instants.append(when)
+    return min(instants) if instants else None
+
+
 def is_stale(as_of: datetime, imported_at: datetime) -> bool:
     """Evidence taken more than IMPORT_HORIZON before it was imported is not current."""
     return imported_at - as_of > IMPORT_HORIZON

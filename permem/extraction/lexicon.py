@@ -147,16 +147,6 @@ PLAN = words(
     "in the autumn",
 )  # fmt: skip
 
-# Buying, booking or choosing for someone else: what the message says of tastes is theirs,
-# for this once (a one-off for the whole message).
-FOR_SOMEONE = re.compile(
-    r"\b(?:as\s+a\s+(?:gift|present)|a\s+(?:gift|present|surprise)\s+for|(?:shopping|buying|"
-    r"getting\s+something|picking\s+something|booking)\s+for\s+(?:my|a|our)\b|it'?s\s+for\s+my\b|"
-    r"it\s+is\s+for\s+my\b|for\s+someone\s+else|on\s+behalf\s+of|(?:his|her|their)\s+birthday|"
-    r"\w+['’]s\s+birthday|birthday\s+(?:present|gift)s?)",
-    re.IGNORECASE,
-)
-
 # "I <verb> ..." at the start of a sentence states something about the speaker, unless the
 # verb asks for help now.
 I_STATEMENT = re.compile(
@@ -193,6 +183,15 @@ BELIEF = re.compile(
     r"destroys?|rots?|cures?)\b)",
     re.IGNORECASE,
 )
+# A belief about what works for the user themself ("I believe I study better with lo-fi",
+# "cold showers work for me"): it may guide their own choices, never a factual answer.
+SELF_BELIEF = re.compile(
+    r"\bi\s+(?:really\s+|firmly\s+|honestly\s+|genuinely\s+|do\s+|truly\s+|still\s+)?"
+    r"(?:believe|think|reckon|swear\s+by|am\s+(?:sure|convinced|certain)|'m\s+(?:sure|"
+    r"convinced|certain))\b|\b(?:works?|worked)\s+(?:wonders\s+)?for\s+me\b|"
+    r"\bin\s+my\s+experience\b|\bfor\s+me\s+at\s+least\b",
+    re.IGNORECASE,
+)
 CHOICE = re.compile(
     r"\b(?:i(?:'ll| will| think i'll| would| 'd)?\s+(?:go|going)\s+with|let's\s+go\s+with|"
     r"i(?:'ll| will)?\s+(?:take|pick|choose)|option\s+\d+\s+(?:is|seems|sounds)|"
@@ -214,6 +213,32 @@ RELATIONS = (
     "stepmom", "stepmum", "stepdad", "stepfather", "stepmother", "sibling", "siblings",
     "best friend", "twin",
 )  # fmt: skip
+# Buying, booking or choosing for someone else: what the message says of tastes is theirs,
+# for this once (a one-off for the whole message).
+FOR_SOMEONE = re.compile(
+    r"\b(?:as\s+a\s+(?:gift|present)|a\s+(?:gift|present|surprise)\s+for|(?:shopping|buying|"
+    r"getting\s+something|picking\s+something|booking)\s+for\s+(?:my|a|our)\b|it'?s\s+for\s+my\b|"
+    r"it\s+is\s+for\s+my\b|for\s+someone\s+else|on\s+behalf\s+of|(?:his|her|their)\s+birthday|"
+    r"\w+['’]s\s+birthday|birthday\s+(?:present|gift)s?)",
+    re.IGNORECASE,
+)
+# Something needed, made or found for another person or their occasion: "a vegan cake for my
+# sister's party", "party music for my goddaughter's sleepover", "an XL hoodie for my
+# husband". The tastes the message names are theirs, for this once (`FOR_SOMEONE`).
+_RELATION = "|".join(sorted(RELATIONS, key=len, reverse=True))
+_FOR_RELATION = (
+    r"\bfor\s+(?:my|our)\s+(?:(?:little|big|older|younger|baby|eldest|youngest|new|"
+    rf"\d+[- ]year[- ]old)\s+)?(?:{_RELATION})"
+)
+FOR_A_RELATION = re.compile(
+    r"\b(?:need|needs|needed|want|wants|looking\s+for|look\s+for|get|getting|order|ordering|"
+    r"buy|make|making|bake|baking|find|pick|choose|plan|planning|organi[sz]e|organi[sz]ing|"
+    rf"throw|throwing|host|hosting|sort\s+out)\b[^.!?]{{0,60}}{_FOR_RELATION}\b|"
+    rf"{_FOR_RELATION}['’]s\s+(?:\w+\s+)?(?:party|sleepover|birthday|wedding|shower|"
+    r"graduation|anniversary|visit|trip|event|celebration|dinner|lunch|picnic|game|recital|"
+    r"play|show|leaving\s+do|send[- ]off|christening|bar\s+mitzvah|bat\s+mitzvah)\b",
+    re.IGNORECASE,
+)
 THIRD_PARTY_SUBJECT = re.compile(
     r"(?:^|[,;:]\s*|\b(?:and|but|so|that's|that is|it's|it is)\s+)"
     rf"my\s+(?P<relation>{'|'.join(sorted(RELATIONS, key=len, reverse=True))})\b",
@@ -382,6 +407,40 @@ PERFECT_OR_HAVE = re.compile(
     re.IGNORECASE,
 )
 # "My <thing> is ...": durable possessions, roles and routines.
+# "My gym is the climbing place by the river", "our landlord is strict about noise", "my
+# company wants everyone in the office": the speaker's own thing, stated from the start.
+# An intention, however dated ("planning to move to Austin in July"): what the user means to
+# do, never how things are until they say it happened.
+INTENTION = re.compile(
+    r"\b(?:planning\s+(?:to|on)|plan\s+to|plans\s+to|intend(?:ing)?\s+to|aim(?:ing)?\s+to|"
+    r"hop(?:e|ing)\s+to|looking\s+to|thinking\s+(?:of|about)|considering|want\s+to|"
+    r"would\s+like\s+to|'d\s+like\s+to|toying\s+with|might|may\s+(?:move|go|get|start|"
+    r"switch|take|try|quit))\b",
+    re.IGNORECASE,
+)
+# A change that adds rather than replaces: "from March I'm also taking Spanish".
+ADDITION = re.compile(r"\b(?:also|as\s+well|too|additionally|another|on\s+top)\b", re.IGNORECASE)
+# A habit of the past: "I used to commute two hours by car", "back at uni I lived on toast",
+# "in my twenties I ran every day". It says how things were, not how they are.
+PAST_HABIT = re.compile(
+    r"\b(?:used\s+to|back\s+(?:at|in)\s+(?:uni|university|college|school|the\s+day)|"
+    r"back\s+when\b|in\s+my\s+(?:teens|twenties|thirties|forties|student\s+days|uni\s+days|"
+    r"youth|old\s+job)|when\s+i\s+was\s+(?:younger|a\s+kid|a\s+child|a\s+student|a\s+teen|"
+    r"at\s+(?:uni|school|college)|little|small|in\s+(?:college|school))|as\s+a\s+(?:kid|child|"
+    r"student|teenager)|for\s+years\s+i\b)",
+    re.IGNORECASE,
+)
+# ... unless the same words say it still holds ("I still ...", "these days I ...").
+STILL_SO = re.compile(
+    r"\b(?:still|now|nowadays|these\s+days|to\s+this\s+day|ever\s+since|again)\b", re.IGNORECASE
+)
+MY_THING_IS = re.compile(
+    r"^\s*(?:my|our)\s+(?!(?:question|point|guess|bad|problem|issue|idea|concern|answer|"
+    r"request|thought|thoughts|reply|message|plan|plans|hope|worry|fear|mistake|pleasure|"
+    r"apologies|understanding|impression|feeling)\b)(?:[a-z-]+\s+){0,2}?[a-z-]{3,}\s+"
+    r"(?:is|are|'s|wants|insists|requires|expects|has|have|lets|runs|opens|closes|starts)\b",
+    re.IGNORECASE,
+)
 MY_DURABLE = re.compile(
     r"\bmy\s+(?:favou?rite|fav|go-to|usual|job|work|career|profession|commute|diet|budget|"
     r"dog|cat|pet|kids?|children|daughter|son|wife|husband|partner|family|home|house|"

@@ -48,6 +48,9 @@ _CONSIDERED = re.compile(
     # Weighing it now: "we're toying with the idea of a cat", "mulling over a move".
     r"\b(?:i'm|i\s+am|im|we're|we\s+are)\s+(?:(?:still|kind\s+of|sort\s+of)\s+)?(?:toying|flirting|"
     r"playing)\s+with|\b(?:mulling|weighing\s+up|debating\s+(?:whether|if)|on\s+the\s+fence\s+about)\b|"
+    # Said without a subject: "toying with the idea of moving to Bologna, we'll see".
+    r"^\s*(?:(?:still|kind\s+of|sort\s+of|been)\s+)?(?:toying|flirting|playing)\s+with\s+the\s+idea\b|"
+    r"^\s*(?:(?:still|kind\s+of|sort\s+of|been)\s+)?(?:thinking\s+(?:of|about)|considering)\s+\w+ing\b|"
     r"\b(?:was|were)\s+(?:this|so|that)\s+close\s+to\b|"
     # Undecided: "nothing decided yet", "I said I'd think about it", "it's on the cards".
     r"\b(?:nothing|not)\s+(?:decided|settled|final|definite)\b|\bhaven't\s+decided\b|"
@@ -60,7 +63,7 @@ _CONSIDERED = re.compile(
 )
 # A plan or an idea that is off: the sentence takes back a plan and states nothing new.
 CALLED_OFF = re.compile(
-    r"\b(?:fell\s+through|falls\s+through|didn't\s+work\s+out|did\s+not\s+work\s+out|"
+    r"\b(?:(?:not|no|never)\b[^.!?]{0,50}\bafter\s+all\b|change\s+of\s+plans?\b|fell\s+through|falls\s+through|didn't\s+work\s+out|did\s+not\s+work\s+out|"
     r"not\s+(?:happening|going\s+ahead)|(?:it's|that's|it\s+is|that\s+is|plan\s+is|plans\s+are)\s+off\b|"
     r"called\s+(?:it\s+)?off|(?:got|was|been|were)\s+(?:cancell?ed|pulled|scrapped|shelved|withdrawn|"
     r"rejected|turned\s+down)|staying\s+put|decided\s+against|backed\s+out|pulled\s+out|"
@@ -89,7 +92,14 @@ RETRACTION = re.compile(
     r"that's\s+(?:wrong|outdated|old\s+news)|i\s+(?:meant|mean)\b|make\s+that\b|"
     r"not\s+a\s+fan\b[^.!?]{0,40}\b(?:anymore|any\s+more|these\s+days|now|lately)\b|"
     r"(?:gone|went|going)\s+downhill|instead\s+of\b|"
-    r"\b(?:died|broke(?:\s+down)?|got\s+stolen|was\s+stolen|gave\s+out|packed\s+up|is\s+dead)\b)",
+    r"\b(?:died|broke(?:\s+down)?|got\s+stolen|was\s+stolen|gave\s+out|packed\s+up|is\s+dead)\b|"
+    # Leaving a state behind: "I left the bakery", "the flat is handed back", "moved out of".
+    r"\b(?:i|we)\s+(?:(?:just|finally|recently)\s+)?(?:left|resigned\s+from|retired\s+from|"
+    r"moved\s+out\s+of|handed\s+(?:back|in)|gave\s+away|broke\s+up\s+with|split\s+(?:up\s+)?"
+    r"with|finished\s+with|cancell?ed|ended)\b|\b(?:is|was|got|been)\s+handed\s+back\b|"
+    r"\bchange\s+of\s+plans?\b|\b(?:i'm|i\s+am|we're|we\s+are)\s+(?:switching|changing|"
+    r"moving)\s+(?:over\s+)?(?:to|from)\b|\bis\s+(?:old|outdated|out\s+of\s+date)\b|"
+    r"\b(?:not|no|never)\b[^.!?]{0,50}\bafter\s+all\b)",
     re.IGNORECASE,
 )
 
@@ -112,7 +122,7 @@ def own_conduct(text: str) -> bool:
 # A message that corrects the one before it: "Sorry, 43! 42 was years ago", "wait no, it's
 # 45", "actually, make that 500 max", "typo: Tuesday".
 CORRECTS_PREVIOUS = re.compile(
-    r"^\s*(?:(?:sorry|oops|whoops|wait|no|nope|err|erm|um|actually|ah)[\s,!.:-]+)+"
+    r"^\s*(?:(?:sorry|oops|whoops|wait|no|nope|err|erm|um|actually|ah|hmm+|hm+|oh|ugh)[\s,!.:-]+)+"
     r"(?:i\s+meant?\b|make\s+(?:that|it)\b|it'?s\b|it\s+is\b|not\b|\d)|"
     r"^\s*(?:correction|typo|i\s+meant|make\s+that|scratch\s+that)\b",
     re.IGNORECASE,

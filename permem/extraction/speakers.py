@@ -88,7 +88,10 @@ _NUMBER_WORDS = {
 }  # fmt: skip
 _AGE = rf"(?P<age>\d{{1,2}}|{'|'.join(_NUMBER_WORDS)})"
 _YEARS = r"(?:\s*(?:years?|yrs?|y/?o|yo)(?:\s+old)?)?"
-_TRAIL = r"(?:\s+(?:now|today|btw|lol|haha+|actually|tho|though|already))*\W*"
+_TRAIL = (
+    r"(?:\s+(?:now|today|btw|lol|haha+|actually|tho|though|already|this\s+time|for\s+once|"
+    r"for\s+now|right\s+now|for\s+a\s+bit|tonight))*\W*"
+)
 
 # A message cut into fragments: the pieces between punctuation and clause-joining words. Each
 # marker below must fill a whole fragment (bar greetings and a trailing word), so that a
@@ -101,7 +104,7 @@ _SENTENCE_END = re.compile(r"[.!?\n]")
 _INTRO = re.compile(
     rf"{_LEAD}(?P<form>this is|this['’]s|it['’]?s|it is|{_I_AM}|im)\s+"
     rf"(?:actually\s+|really\s+|just\s+)?{_NAME}"
-    r"(?P<post>(?:\s+(?:here|again|speaking|typing|writing|now|btw|today|on here))*)"
+    r"(?P<post>(?:\s+(?:here|again|back|speaking|typing|writing|now|btw|today|on here))*)"
     rf"(?:\s+(?:and\s+)?not\s+{_NOT_NAME})?{_TRAIL}",
     re.IGNORECASE,
 )
@@ -144,6 +147,19 @@ _RELATIVE_OF = re.compile(
 _HOLDERS_RELATIVE = re.compile(
     rf"{_LEAD}(?:(?:i['’]?m|i am|im)\s+)?(?P<owner>[^\W\d_]+)['’]s\s+"
     rf"(?:{'|'.join(sorted(RELATIONS, key=len, reverse=True))}){_TRAIL}",
+    re.IGNORECASE,
+)
+# A message signed by someone: "… oat milk only for me. - Tove (Nnamdi's husband)", "…
+# love from Milo (5)", "cheers, Dana". The signature covers the message it ends.
+_SIGN_OFF = re.compile(
+    r"(?:^|[\s.!,])(?:[-–—~]+\s*|(?:love|cheers|thanks|ta|regards|xo+|xx+|from)\W*\s+"
+    rf"(?:from\s+)?){_NAME}(?:\s*\((?P<note>[^()]{{1,40}})\))?\W*$",
+    re.IGNORECASE,
+)
+_OWNER_OF = re.compile(
+    rf"^\s*(?P<owner>[^\W\d_]+)['’]s\s+(?:{'|'.join(sorted(RELATIONS, key=len, reverse=True))})"
+    r"\b|^\s*(?:his|her|their|the)\s+(?:other\s+half|"
+    rf"{'|'.join(sorted(RELATIONS, key=len, reverse=True))})\b|^\s*(?:age\s+)?\d{{1,2}}\s*$",
     re.IGNORECASE,
 )
 _CHILD_AGE = re.compile(
@@ -337,6 +353,19 @@ def _read(message: Message, known_holder: set[str], words: Container[str]) -> _S
             name = disclaimer.group("not")
             if _is_name(name, strict=False):
                 disclaimers.append((fragment, name, first))
+    signed = _SIGN_OFF.search(message.text)
+    if signed is not None and _is_name(signed.group("name"), strict=True):
+        note = signed.group("note")
+        owner = _OWNER_OF.match(note) if note else None
+        name = signed.group("name")
+        # The signer is someone else: a relative of a named person, or not the holder.
+        if owner is not None or not holder_like(name, loose=True):
+            if owner is not None and owner.groupdict().get("owner"):
+                known_holder.add(owner.group("owner").casefold())
+                seen.disclaimed.append(owner.group("owner").casefold())
+            seen.intro = name
+            seen.other_at = 0
+            seen.markers.append((signed.start("name"), signed.end()))
     named_others = [i.other for i in intros if i.other is not None]
     # Someone else is typing by the message's own say: strong markers, or "not X" naming the
     # holder (at the start, or beside an introduction).
@@ -371,7 +400,7 @@ def _read(message: Message, known_holder: set[str], words: Container[str]) -> _S
             )
             seen.markers.append((intro.start, intro.end))
     if disclaiming or strong:
-        seen.disclaimed = [name.casefold() for _, name, _ in disclaimers] + [
+        seen.disclaimed += [name.casefold() for _, name, _ in disclaimers] + [
             n.casefold() for n in named_others
         ]
         for fragment in [*strong, *(f for f, _, _ in disclaimers)]:
