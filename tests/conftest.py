@@ -1,5 +1,7 @@
 """Real PostgreSQL for every test: the server named by PERMEM_TEST_DATABASE_URL, or an embedded
-one started for the session. Each test that needs a database gets a fresh one, dropped after."""
+one started for the session. Each test that needs a database gets a fresh one, dropped after
+(`database_factory` makes them for any scope). The flow tests share one Prefect test server
+(`prefect_server`) for the session."""
 
 from __future__ import annotations
 
