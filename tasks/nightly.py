@@ -107,7 +107,7 @@ def on_dask(workers: int) -> Iterator[Callable[[Settings, list[Prepared]], list[
     PostgreSQL and LanceDB, in the flow's own process.
     """
     import dask
-    from prefect_dask import DaskTaskRunner
+    from prefect_dask.task_runners import DaskTaskRunner
 
     runner = DaskTaskRunner(
         cluster_kwargs={

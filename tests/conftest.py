@@ -1,5 +1,7 @@
 """Real PostgreSQL for every test: the server named by PERMEM_TEST_DATABASE_URL, or an embedded
-one started for the session. Each test that needs a database gets a fresh one, dropped after."""
+one started for the session. Each test that needs a database gets a fresh one, dropped after
+(`database_factory` makes them for any scope). The flow tests share one Prefect test server
+(`prefect_server`) for the session."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import shutil
 import tempfile
 import uuid
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -45,20 +48,54 @@ def pg_server_url() -> Iterator[str]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+DatabaseFactory = Callable[[], AbstractContextManager[str]]
+
+
+@pytest.fixture(scope="session")
+def database_factory(pg_server_url: str) -> DatabaseFactory:
+    """`with database_factory() as url:` a new, empty database on the test server, dropped
+    on leaving (its open connections with it). For any fixture scope."""
+
+    @contextmanager
+    def new_database() -> Iterator[str]:
+        name = f"permem_test_{uuid.uuid4().hex[:12]}"
+        admin = sa.create_engine(pg_server_url, isolation_level="AUTOCOMMIT", poolclass=sa.NullPool)
+        try:
+            with admin.connect() as conn:
+                conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+            try:
+                yield (
+                    make_url(pg_server_url).set(database=name).render_as_string(hide_password=False)
+                )
+            finally:
+                with admin.connect() as conn:
+                    conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        finally:
+            admin.dispose()
+
+    return new_database
+
+
 @pytest.fixture
-def database_url(pg_server_url: str) -> Iterator[str]:
+def database_url(database_factory: DatabaseFactory) -> Iterator[str]:
     """A new, empty database for one test."""
-    name = f"permem_test_{uuid.uuid4().hex[:12]}"
-    admin = sa.create_engine(pg_server_url, isolation_level="AUTOCOMMIT", poolclass=sa.NullPool)
-    with admin.connect() as conn:
-        conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield make_url(pg_server_url).set(database=name).render_as_string(hide_password=False)
-    finally:
-        close_all()
-        with admin.connect() as conn:
-            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+    with database_factory() as url:
+        try:
+            yield url
+        finally:
+            # The runtimes the test opened hold pooled connections to this database.
+            close_all()
+
+
+@pytest.fixture(scope="session")
+def prefect_server() -> Iterator[str]:
+    """The API URL of one Prefect test server (temporary SQLite) for the whole session; flows
+    run in a test that asks for it report there. Started on first use: it takes seconds."""
+    from prefect.settings import PREFECT_API_URL
+    from prefect.testing.utilities import prefect_test_harness
+
+    with prefect_test_harness(server_startup_timeout=120):
+        yield str(PREFECT_API_URL.value())
 
 
 @pytest.fixture

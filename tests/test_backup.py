@@ -12,7 +12,6 @@ import hashlib
 import json
 import os
 import uuid
-from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -28,7 +27,6 @@ from prefect.client.schemas.filters import (
     ArtifactFilterFlowRunId,
     ArtifactFilterKey,
 )
-from prefect.testing.utilities import prefect_test_harness
 
 from permem.backup import (
     associated_data,
@@ -569,12 +567,6 @@ def test_a_tenant_backup_never_holds_another_tenant_s_rows(
 # ---------------------------------------------------------------- the flows
 
 
-@pytest.fixture(scope="module")
-def harness() -> Iterator[None]:
-    with prefect_test_harness(server_startup_timeout=120):
-        yield
-
-
 @pytest.fixture
 def env(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Settings:
     """The flows read their settings from the environment, as in production."""
@@ -598,7 +590,7 @@ def _artifacts(keys: list[str], flow_run_id: Any) -> dict[str, Any]:
 
 
 def test_the_backup_flows_run_and_publish(
-    harness: None, env: Settings, db: Database, stored: Stored
+    prefect_server: str, env: Settings, db: Database, stored: Stored
 ) -> None:
     from flows.backup import BackupParams, EraseBackupsParams, backup, erase_backups
 

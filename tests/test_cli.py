@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from permem.cli import app
+from permem.records import SourceRef
 from permem.settings import Settings
 from permem.stores.database import open_database, register_tenant, tenant_transaction
 from permem.stores.memories import append_correction, append_memories
@@ -42,11 +43,18 @@ def test_upgrade_then_inspect_json(settings: Settings) -> None:
     assert upgraded.exit_code == 0, upgraded.stderr
     assert "schema at revision 0008" in upgraded.stdout
     db = open_database(settings)
-    old = memory("demo", "m1", subject="alice", claim="I'm vegetarian")
-    new = memory("demo", "m2", subject="alice", claim="actually I'm pescatarian", supersedes=old.id)
+    # Each claim's span is where its text stands in its message, and the two spans differ.
+    said = {"m1": "I'm vegetarian, mostly.", "m2": "Well, actually I'm pescatarian"}
+    old = memory(
+        "demo", "m1", subject="alice", claim="I'm vegetarian", source=SourceRef("m1", (0, 14))
+    )
+    new = memory(
+        "demo", "m2", subject="alice", claim="actually I'm pescatarian",
+        source=SourceRef("m2", (6, 30)), supersedes=old.id,
+    )  # fmt: skip
     with tenant_transaction(db.app, "demo") as conn:
         register_tenant(conn, "demo")
-        append_sources(conn, [message("demo", "m1"), message("demo", "m2")])
+        append_sources(conn, [message("demo", m, text=text) for m, text in said.items()])
         append_memories(conn, [old])
         append_correction(conn, new, actor="alice")
     db.dispose()
@@ -57,7 +65,10 @@ def test_upgrade_then_inspect_json(settings: Settings) -> None:
     assert set(by_claim) == {"I'm vegetarian", "actually I'm pescatarian"}
     assert by_claim["I'm vegetarian"]["status"] == "superseded"
     assert by_claim["actually I'm pescatarian"]["supersedes"] == by_claim["I'm vegetarian"]["id"]
-    assert by_claim["actually I'm pescatarian"]["source"] == {"message_id": "m2", "span": [0, 23]}
+    for claim, line in by_claim.items():
+        start, end = line["source"]["span"]
+        assert said[line["source"]["message_id"]][start:end] == claim
+    assert by_claim["actually I'm pescatarian"]["source"] == {"message_id": "m2", "span": [6, 30]}
     # Another tenant sees nothing of it.
     other = runner.invoke(app, ["inspect", "--tenant", "elsewhere", "--json"])
     assert other.exit_code == 0 and other.stdout == ""

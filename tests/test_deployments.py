@@ -9,14 +9,12 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 from prefect.flows import load_flow_from_entrypoint
-from prefect.testing.utilities import prefect_test_harness
 from typer.testing import CliRunner
 
 from permem import controls, nightly
@@ -71,14 +69,6 @@ def test_prefect_yaml_declares_the_same_deployments_and_each_entrypoint_loads(
     assert found == expected
 
 
-@pytest.fixture(scope="module")
-def harness() -> Iterator[str]:
-    from prefect.settings import PREFECT_API_URL
-
-    with prefect_test_harness(server_startup_timeout=120):
-        yield str(PREFECT_API_URL.value())
-
-
 @pytest.fixture
 def loaded(settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Settings:
     monkeypatch.setenv("PERMEM_DATABASE_URL", settings.database_url or "")
@@ -90,13 +80,13 @@ def loaded(settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
 
 
 def test_served_forget_deployment_completes_a_run_started_through_the_api(
-    harness: str, loaded: Settings, tmp_path: Path
+    prefect_server: str, loaded: Settings, tmp_path: Path
 ) -> None:
     from prefect.deployments import run_deployment
 
     env = {
         **os.environ,
-        "PREFECT_API_URL": harness,
+        "PREFECT_API_URL": prefect_server,
         "PERMEM_DATABASE_URL": loaded.database_url or "",
         "PERMEM_HOME": str(loaded.home),
         "PERMEM_EMBEDDER": "hashing",
@@ -139,9 +129,9 @@ def _run_when_served(run: Any, name: str, parameters: dict[str, Any], server: An
 
 
 def test_expire_and_status_commands_against_a_server(
-    harness: str, loaded: Settings, monkeypatch: pytest.MonkeyPatch
+    prefect_server: str, loaded: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("PREFECT_API_URL", harness)
+    monkeypatch.setenv("PREFECT_API_URL", prefect_server)
     runner = CliRunner()
     expired = runner.invoke(app, ["expire", "--at", "2030-01-01T00:00:00Z", "--json"])
     assert expired.exit_code == 0, expired.stderr

@@ -10,7 +10,6 @@ from __future__ import annotations
 import shlex
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import astuple, dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -18,7 +17,6 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from sqlalchemy.engine import make_url
 
 from lineage import NodeKind
 from permem.embedding import HashingEmbedder
@@ -48,7 +46,7 @@ from permem.stores.schema import (
 )
 from permem.stores.sources import append_sources
 from permem.stores.vectors import VectorIndex
-from tests.conftest import T0, memory, message
+from tests.conftest import T0, DatabaseFactory, memory, message
 
 TENANT, OTHER = "acme", "globex"
 NOW = T0 + timedelta(days=30)
@@ -157,25 +155,6 @@ def stored(db: Database) -> Stored:
     return store(db)
 
 
-@contextmanager
-def fresh_database(server_url: str, home: Path) -> Iterator[Database]:
-    """A new migrated database on the test server, dropped afterwards (as conftest's `db`)."""
-    name = f"permem_test_{uuid.uuid4().hex[:12]}"
-    admin = sa.create_engine(server_url, isolation_level="AUTOCOMMIT", poolclass=sa.NullPool)
-    with admin.connect() as conn:
-        conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
-    url = make_url(server_url).set(database=name).render_as_string(hide_password=False)
-    db = open_database(Settings(database_url=url, home=home))
-    try:
-        migrate.upgrade(db)
-        yield db
-    finally:
-        db.dispose()
-        with admin.connect() as conn:
-            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
-
-
 def explain(
     db: Database, claim: uuid.UUID, tenant: str = TENANT, now: datetime = NOW
 ) -> dict[str, Any]:
@@ -219,9 +198,16 @@ class TestOnSharedRecords:
 
     @pytest.fixture(scope="class")
     @classmethod
-    def db(cls, pg_server_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Database]:
-        with fresh_database(pg_server_url, tmp_path_factory.mktemp("home")) as db:
-            yield db
+    def db(
+        cls, database_factory: DatabaseFactory, tmp_path_factory: pytest.TempPathFactory
+    ) -> Iterator[Database]:
+        with database_factory() as url:
+            db = open_database(Settings(database_url=url, home=tmp_path_factory.mktemp("home")))
+            try:
+                migrate.upgrade(db)
+                yield db
+            finally:
+                db.dispose()
 
     @pytest.fixture(scope="class")
     @classmethod

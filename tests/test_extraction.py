@@ -196,22 +196,19 @@ def test_an_adherence_instruction_lasts_as_long_as_its_commitment(
 
 
 @pytest.mark.parametrize(
-    ("text", "sensitivity", "category"),
+    ("text", "sensitivity", "categories"),
     [
-        ("I prefer window seats", Sensitivity.NONE, None),
-        ("I'm a nurse on night shifts", Sensitivity.PERSONAL, "occupation"),
-        ("I live in Zurich with my partner", Sensitivity.PERSONAL, "location"),
-        ("we go to mosque on Fridays", Sensitivity.SPECIAL, "religion"),
-        ("I was diagnosed with ADHD last year", Sensitivity.SPECIAL, "health"),
-        ("I voted for the greens", Sensitivity.SPECIAL, "politics"),
-        ("I'm a huge fan of jazz", Sensitivity.NONE, None),
+        ("I prefer window seats", Sensitivity.NONE, set()),
+        ("I'm a nurse on night shifts", Sensitivity.PERSONAL, {"occupation"}),
+        ("I live in Zurich with my partner", Sensitivity.PERSONAL, {"location", "relationships"}),
+        ("we go to mosque on Fridays", Sensitivity.SPECIAL, {"religion"}),
+        ("I was diagnosed with ADHD last year", Sensitivity.SPECIAL, {"health"}),
+        ("I voted for the greens", Sensitivity.SPECIAL, {"politics"}),
+        ("I'm a huge fan of jazz", Sensitivity.NONE, set()),
     ],
 )
-def test_sensitivity_lexicons(text: str, sensitivity: Sensitivity, category: str | None) -> None:
-    found, categories = sensitivity_of(text)
-    assert found is sensitivity
-    if category:
-        assert category in categories
+def test_sensitivity_lexicons(text: str, sensitivity: Sensitivity, categories: set[str]) -> None:
+    assert sensitivity_of(text) == (sensitivity, categories)
 
 
 @pytest.mark.parametrize(

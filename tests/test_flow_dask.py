@@ -4,7 +4,6 @@ store exactly what the single-process run stores, on real PostgreSQL and LanceDB
 from __future__ import annotations
 
 import asyncio
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,14 +13,13 @@ import sqlalchemy as sa
 from prefect.client.orchestration import get_client
 from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterId, TaskRunFilter
 from prefect.client.schemas.filters import TaskRunFilterName as TaskName
-from prefect.testing.utilities import prefect_test_harness
-from sqlalchemy.engine import make_url
 
 from permem import nightly
 from permem.logs import batches, read_log
 from permem.pipeline import prepare
 from permem.runtime import runtime
 from permem.settings import Settings
+from tests.conftest import DatabaseFactory
 from tests.test_nightly import LOG, line, snapshot, write_log
 
 TENANTS = ("acme", "globex", "initech")
@@ -65,18 +63,10 @@ def full_snapshot(engine: sa.Engine, settings: Settings) -> dict[str, Any]:
 
 
 @pytest.fixture
-def other_database_url(pg_server_url: str) -> Iterator[str]:
-    """A second new, empty database for one test (as conftest's `database_url`)."""
-    name = f"permem_test_{uuid.uuid4().hex[:12]}"
-    admin = sa.create_engine(pg_server_url, isolation_level="AUTOCOMMIT", poolclass=sa.NullPool)
-    with admin.connect() as conn:
-        conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield make_url(pg_server_url).set(database=name).render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as conn:
-            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+def other_database_url(database_factory: DatabaseFactory) -> Iterator[str]:
+    """A second new, empty database for one test."""
+    with database_factory() as url:
+        yield url
 
 
 @pytest.fixture
@@ -133,12 +123,6 @@ def test_partitioned_run_stores_what_the_single_run_stores(
     assert set(two.worker_seconds) == set(nightly.ANALYZED) and not one.worker_seconds
 
 
-@pytest.fixture(scope="module")
-def harness() -> Iterator[None]:
-    with prefect_test_harness(server_startup_timeout=120):
-        yield
-
-
 def _task_runs(flow_run_id: Any, name: str) -> list[Any]:
     async def read() -> list[Any]:
         async with get_client() as client:
@@ -152,7 +136,7 @@ def _task_runs(flow_run_id: Any, name: str) -> list[Any]:
 
 @pytest.mark.slow
 def test_dask_and_single_process_flows_give_the_same_stored_state(
-    harness: None, two_stores: list[Settings], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    prefect_server: str, two_stores: list[Settings], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from flows.nightly import NightlyParams, nightly_extract
 

@@ -18,7 +18,6 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from prefect.testing.utilities import prefect_test_harness
 
 from permem import controls, holds, nightly
 from permem.backup import read_backup, restore_backup
@@ -27,12 +26,6 @@ from permem.runtime import close_all, runtime
 from permem.settings import Settings
 from tests.test_flow_nightly import _artifacts
 from tests.test_forget import ANA_CANARIES, BEN_CANARY, TENANT, _recall, _write_log, text_residue
-
-
-@pytest.fixture(scope="module")
-def harness() -> Iterator[None]:
-    with prefect_test_harness(server_startup_timeout=120):
-        yield
 
 
 @pytest.fixture
@@ -60,7 +53,7 @@ def _ids(subject: str) -> list[str]:
 
 
 def test_canaries_are_gone_from_every_store_and_never_come_back(
-    harness: None, env: Path, owner: sa.Engine
+    prefect_server: str, env: Path, owner: sa.Engine
 ) -> None:
     from flows.backup import BackupParams, backup
     from flows.forget import ForgetParams, forget
@@ -124,7 +117,7 @@ def test_canaries_are_gone_from_every_store_and_never_come_back(
 
 
 def test_a_legal_hold_is_reported_and_release_completes_erasure(
-    harness: None, env: Path, owner: sa.Engine
+    prefect_server: str, env: Path, owner: sa.Engine
 ) -> None:
     from flows.forget import ForgetParams, forget
     from flows.verify_erasure import VerifyErasureParams, verify_erasure
@@ -150,7 +143,7 @@ def test_a_legal_hold_is_reported_and_release_completes_erasure(
 
 
 def test_residue_fails_verification_with_where_it_was_found(
-    harness: None, env: Path, tmp_path: Path
+    prefect_server: str, env: Path, tmp_path: Path
 ) -> None:
     from flows.forget import ForgetParams, forget
     from flows.verify_erasure import VerifyErasureParams, verify_erasure
@@ -176,7 +169,7 @@ def test_residue_fails_verification_with_where_it_was_found(
     assert bad.is_failed() and "no memory" in (bad.message or "")
 
 
-def test_the_deletion_commands_end_to_end(harness: None, env: Path, owner: sa.Engine) -> None:
+def test_the_deletion_commands_end_to_end(prefect_server: str, env: Path, owner: sa.Engine) -> None:
     import json
 
     from typer.testing import CliRunner

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,17 +14,10 @@ from prefect.client.schemas.filters import (
     ArtifactFilterFlowRunId,
     ArtifactFilterKey,
 )
-from prefect.testing.utilities import prefect_test_harness
 
 from permem.runtime import close_all
 from permem.settings import Settings
 from tests.test_nightly import LOG, snapshot, write_log
-
-
-@pytest.fixture(scope="module")
-def harness() -> Iterator[None]:
-    with prefect_test_harness(server_startup_timeout=120):
-        yield
 
 
 @pytest.fixture
@@ -54,7 +46,7 @@ def _artifacts(keys: list[str], flow_run_id: Any) -> dict[str, Any]:
 
 
 def test_nightly_flow_runs_loads_and_publishes(
-    harness: None, env: Settings, tmp_path: Path
+    prefect_server: str, env: Settings, tmp_path: Path
 ) -> None:
     from flows.nightly import NightlyParams, nightly_extract
 
@@ -84,7 +76,7 @@ def test_nightly_flow_runs_loads_and_publishes(
 
 
 def test_failed_index_task_fails_the_flow_and_a_rerun_completes_it(
-    harness: None, env: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    prefect_server: str, env: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from flows.nightly import NightlyParams, nightly_extract
 
@@ -123,7 +115,7 @@ class KeepsEverything:
 
 
 def test_claims_failing_validation_are_set_aside_with_the_result_attached(
-    harness: None, env: Settings, tmp_path: Path
+    prefect_server: str, env: Settings, tmp_path: Path
 ) -> None:
     from flows.nightly import NightlyParams, nightly_extract
     from permem.runtime import install, runtime

@@ -9,6 +9,7 @@ from sqlalchemy.engine import Connection
 
 from permem.stores.database import (
     Database,
+    bind_tenant,
     list_tenants,
     register_tenant,
     tenant_salt,
@@ -129,9 +130,44 @@ def test_bound_session_cannot_insert_into_another_tenant(two_tenants: Database) 
 
 
 @pytest.mark.parametrize("table", [t.name for t in TENANT_TABLES])
-def test_no_row_can_be_moved_to_another_tenant(two_tenants: Database, table: str) -> None:
+def test_the_application_may_not_update_a_tenant_column(two_tenants: Database, table: str) -> None:
     with pytest.raises(sa.exc.ProgrammingError, match="permission denied"):
         with tenant_transaction(two_tenants.app, "tenant-a") as conn:
+            conn.execute(sa.text(f"UPDATE {table} SET tenant = 'tenant-b'"))
+
+
+@pytest.fixture
+def mover(two_tenants: Database, owner: sa.Engine) -> Iterator[str]:
+    """A plain role (row-level security applies to it) that may update every column of every
+    table: beside the application's column privileges, RLS must refuse a move on its own."""
+    role = f"permem_mover_{uuid.uuid4().hex[:8]}"
+    with owner.begin() as conn:
+        conn.execute(sa.text(f"CREATE ROLE {role} NOLOGIN NOSUPERUSER NOBYPASSRLS"))
+        conn.execute(sa.text(f"GRANT USAGE ON SCHEMA public TO {role}"))
+        conn.execute(sa.text(f"GRANT SELECT, UPDATE ON ALL TABLES IN SCHEMA public TO {role}"))
+    try:
+        yield role
+    finally:
+        # Roles are cluster-wide: they outlive the test's database unless dropped.
+        with owner.begin() as conn:
+            conn.execute(sa.text(f"DROP OWNED BY {role}"))
+            conn.execute(sa.text(f"DROP ROLE {role}"))
+
+
+@pytest.mark.parametrize("table", [t.name for t in TENANT_TABLES])
+def test_row_level_security_refuses_to_move_a_row_to_another_tenant(
+    owner: sa.Engine, mover: str, table: str
+) -> None:
+    with owner.connect() as conn, conn.begin():
+        # The append-only triggers would refuse most updates before RLS checks the new row:
+        # replica mode skips them. Only a superuser sets it, so before taking the plain role.
+        conn.execute(sa.text("SET LOCAL session_replication_role = replica"))
+        conn.execute(sa.text(f"SET LOCAL ROLE {mover}"))
+        bind_tenant(conn, "tenant-a")
+        # The role can update tenant-a's rows in place: nothing but the move is refused.
+        kept = conn.execute(sa.text(f"UPDATE {table} SET tenant = tenant"))
+        assert kept.rowcount >= 1
+        with pytest.raises(sa.exc.ProgrammingError, match="new row violates row-level security"):
             conn.execute(sa.text(f"UPDATE {table} SET tenant = 'tenant-b'"))
 
 

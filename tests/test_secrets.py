@@ -23,7 +23,6 @@ from hypothesis import given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 from prefect.client.orchestration import get_client
-from prefect.testing.utilities import prefect_test_harness
 from typer.testing import CliRunner
 
 from permem.backup import read_backup
@@ -262,12 +261,6 @@ def test_permem_redact_masks_every_family() -> None:
 # --- every store, after the nightly flow run through the CLI ------------------------------------
 
 
-@pytest.fixture(scope="module")
-def harness() -> Iterator[None]:
-    with prefect_test_harness(server_startup_timeout=120):
-        yield
-
-
 @pytest.fixture
 def env(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Iterator[Settings]:
     """Settings from the environment, as the commands read them."""
@@ -311,7 +304,7 @@ def _rows(owner: sa.Engine, sql: str) -> list[dict[str, Any]]:
 
 
 def test_no_secret_reaches_any_store_export_backup_or_log(
-    harness: None,
+    prefect_server: str,
     env: Settings,
     owner: sa.Engine,
     tmp_path: Path,

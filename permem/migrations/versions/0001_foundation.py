@@ -12,6 +12,8 @@ import sqlalchemy as sa
 from alembic import context, op
 from sqlalchemy.dialects.postgresql import JSONB
 
+from permem.migrations.tenancy import BOUND_TENANT, tenant_isolation
+
 revision = "0001"
 down_revision = None
 branch_labels = None
@@ -382,25 +384,18 @@ def _append_only_guards() -> None:
 
 
 def _row_level_security() -> None:
-    bound = "current_setting('permem.tenant', true)"
     for table in TENANT_TABLES:
         if table == "quarantine":
             # A line too broken to name its tenant is stored with tenant NULL and is visible
             # only to a transaction bound to no tenant (the operator's view).
-            predicate = f"tenant IS NOT DISTINCT FROM nullif({bound}, '')"
+            tenant_isolation(table, f"tenant IS NOT DISTINCT FROM nullif({BOUND_TENANT}, '')")
         else:
-            predicate = f"tenant = {bound}"
-        op.execute(f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY")
-        op.execute(f"ALTER TABLE {table} FORCE ROW LEVEL SECURITY")
-        op.execute(
-            f"CREATE POLICY {table}_tenant_isolation ON {table} "
-            f"USING ({predicate}) WITH CHECK ({predicate})"
-        )
+            tenant_isolation(table)
     op.execute(
         f"""
         CREATE FUNCTION permem_tenant_salt() RETURNS bytea
         LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
-            SELECT hash_salt FROM public.tenants WHERE tenant = {bound}
+            SELECT hash_salt FROM public.tenants WHERE tenant = {BOUND_TENANT}
         $$
         """
     )

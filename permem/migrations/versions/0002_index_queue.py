@@ -13,6 +13,8 @@ repaired by the next run.
 import sqlalchemy as sa
 from alembic import context, op
 
+from permem.migrations.tenancy import tenant_isolation
+
 revision = "0002"
 down_revision = "0001"
 branch_labels = None
@@ -30,13 +32,7 @@ def upgrade() -> None:
         ),
         sa.PrimaryKeyConstraint("tenant", "memory_id", name="pk_index_queue"),
     )
-    bound = "current_setting('permem.tenant', true)"
-    op.execute("ALTER TABLE index_queue ENABLE ROW LEVEL SECURITY")
-    op.execute("ALTER TABLE index_queue FORCE ROW LEVEL SECURITY")
-    op.execute(
-        f"CREATE POLICY index_queue_tenant_isolation ON index_queue "
-        f"USING (tenant = {bound}) WITH CHECK (tenant = {bound})"
-    )
+    tenant_isolation("index_queue")
     op.execute("CREATE TRIGGER index_queue_append_only BEFORE UPDATE ON index_queue "
                "FOR EACH ROW EXECUTE FUNCTION permem_refuse_update()")  # fmt: skip
     op.execute(f"GRANT SELECT, INSERT, DELETE ON index_queue TO {app_role}")

@@ -8,6 +8,8 @@ Create Date: 2026-11-30
 import sqlalchemy as sa
 from alembic import context, op
 
+from permem.migrations.tenancy import tenant_isolation
+
 revision = "0003"
 down_revision = "0002"
 branch_labels = None
@@ -60,14 +62,8 @@ def upgrade() -> None:
         sa.CheckConstraint("format IN ('json', 'csv')", name="ck_exports_format"),
     )
     op.create_index("ix_exports_subject", "exports", ["tenant", "subject"])
-    bound = "current_setting('permem.tenant', true)"
     for table in _TABLES:
-        op.execute(f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY")
-        op.execute(f"ALTER TABLE {table} FORCE ROW LEVEL SECURITY")
-        op.execute(
-            f"CREATE POLICY {table}_tenant_isolation ON {table} "
-            f"USING (tenant = {bound}) WITH CHECK (tenant = {bound})"
-        )
+        tenant_isolation(table)
     # A grant's terms never change; revocation is recorded, and every change is an event.
     op.execute(
         "CREATE TRIGGER grants_append_only BEFORE UPDATE ON grants FOR EACH ROW "

@@ -9,6 +9,8 @@ import sqlalchemy as sa
 from alembic import context, op
 from sqlalchemy.dialects.postgresql import ARRAY
 
+from permem.migrations.tenancy import tenant_isolation
+
 revision = "0004"
 down_revision = "0003"
 branch_labels = None
@@ -45,14 +47,8 @@ def upgrade() -> None:
         sa.Column("dropped_at", sa.DateTime(timezone=True)),
     )
     op.create_index("ix_backups_tenant", "backups", ["tenant", "created_at"])
-    bound = "current_setting('permem.tenant', true)"
     for table in _TABLES:
-        op.execute(f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY")
-        op.execute(f"ALTER TABLE {table} FORCE ROW LEVEL SECURITY")
-        op.execute(
-            f"CREATE POLICY {table}_tenant_isolation ON {table} "
-            f"USING (tenant = {bound}) WITH CHECK (tenant = {bound})"
-        )
+        tenant_isolation(table)
     op.execute(
         "CREATE TRIGGER backup_keys_append_only BEFORE UPDATE ON backup_keys FOR EACH ROW "
         "EXECUTE FUNCTION permem_refuse_update()"

@@ -13,20 +13,16 @@ Create Date: 2026-12-01
 
 from alembic import op
 
+from permem.migrations.tenancy import tenant_isolation
+
 revision = "0007"
 down_revision = "0006"
 branch_labels = None
 depends_on = None
 
-_BOUND = "current_setting('permem.tenant', true)"
-
 
 def upgrade() -> None:
-    op.execute("ALTER TABLE tenants ENABLE ROW LEVEL SECURITY")
-    op.execute(
-        f"CREATE POLICY tenants_tenant_isolation ON tenants "
-        f"USING (tenant = {_BOUND}) WITH CHECK (tenant = {_BOUND})"
-    )
+    tenant_isolation("tenants", force=False)
 
 
 def downgrade() -> None:
