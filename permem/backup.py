@@ -55,6 +55,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from sqlalchemy.engine import Connection, Engine, RowMapping
 
 from lineage import Node, NodeKind, Relation
+from permem.erasure.ledger import Clock, ErasureLedger, erasing
 from permem.errors import BadInput, CheckFailed, NotFound
 from permem.export import safe_name
 from permem.files import atomic_file
@@ -72,7 +73,6 @@ from permem.stores.memories import record_from_row
 from permem.stores.schema import (
     backup_keys,
     backups,
-    erasure_ledger,
     gate_decisions,
     grants,
     memories,
@@ -262,91 +262,57 @@ class BackupContents:
 
 # ---------------------------------------------------------------- the erasure ledger
 
-
-@dataclass(frozen=True, slots=True)
-class _Ledger:
-    """What the erasure ledger (every state but `held`) forbids a backup to hold."""
-
-    memories: frozenset[str]
-    sources: frozenset[str]
-    hashes: frozenset[str]
-    subjects: Mapping[str, datetime]  # subject -> latest subject-level request
-
-    @classmethod
-    def load(cls, conn: Connection) -> _Ledger:
-        rows = conn.execute(
-            sa.select(
-                erasure_ledger.c.node_kind,
-                erasure_ledger.c.node_id,
-                erasure_ledger.c.content_hash,
-                erasure_ledger.c.target_kind,
-                erasure_ledger.c.target_id,
-                erasure_ledger.c.requested_at,
-            ).where(erasure_ledger.c.state != "held")
-        ).all()
-        subjects: dict[str, datetime] = {}
-        for row in rows:
-            if row.target_kind == "subject":
-                latest = subjects.get(row.target_id)
-                subjects[row.target_id] = max(row.requested_at, latest or row.requested_at)
-        return cls(
-            memories=frozenset(r.node_id for r in rows if r.node_kind == NodeKind.MEMORY.value),
-            sources=frozenset(r.node_id for r in rows if r.node_kind == NodeKind.SOURCE.value),
-            hashes=frozenset(r.content_hash for r in rows if r.content_hash),
-            subjects=subjects,
-        )
-
-    def marks(self, table: str, row: Mapping[str, Any]) -> list[str]:
-        """The ledgered ids and hashes that `row` of `table` holds (empty: it may be kept).
-
-        A subject-level erasure covers the settings, grants and rejected candidates of the
-        subject and of its third parties that existed when it was requested; its records are
-        ledgered one by one.
-        """
-        found: list[str] = []
-
-        def check(kind: str, value: Any, ledgered: frozenset[str]) -> None:
-            if value is not None and str(value) in ledgered:
-                found.append(f"{kind}:{value}")
-
-        def check_subject(subject: Any, at: datetime) -> None:
-            if subject is None:
-                return
-            # A person's erasure covers their third parties (`<account>:<relation>`) too.
-            cutoffs = [self.subjects.get(s) for s in {subject, subject.split(":", 1)[0]}]
-            if any(c is not None and at <= c for c in cutoffs):
-                found.append(f"subject:{subject}")
-
-        if table == "memories":
-            check("memory", row["id"], self.memories)
-            check("source", row["source_message_id"], self.sources)
-            check("hash", row["claim_hash"], self.hashes)
-        elif table == "sources":
-            check("source", row["message_id"], self.sources)
-            check("hash", row["content_hash"], self.hashes)
-        elif table == "memory_events":
-            check("memory", row["memory_id"], self.memories)
-        elif table == "gate_decisions":
-            check("memory", row["memory_id"], self.memories)
-            check("source", row["source_message_id"], self.sources)
-            check("hash", row["candidate_hash"], self.hashes)
-            if row["memory_id"] is None:
-                check_subject(row["subject"], row["decided_at"])
-        elif table == "subject_settings":
-            check_subject(row["subject"], row["updated_at"])
-        elif table == "grants":
-            check_subject(row["subject"], row["granted_at"])
-        return found
+# The clock that stamped each subject-level row a subject request is compared with
+# (`permem.erasure.ledger`): PostgreSQL stamps gate decisions, the caller settings and grants.
+_STAMPS = {
+    "gate_decisions": ("decided_at", Clock.DATABASE),
+    "subject_settings": ("updated_at", Clock.CALLER),
+    "grants": ("granted_at", Clock.CALLER),
+}
 
 
-def _keep(block: SubjectBlock, ledger: _Ledger) -> tuple[SubjectBlock, int]:
+def _marks(ledger: ErasureLedger, table: str, row: Mapping[str, Any]) -> list[str]:
+    """The ledgered ids and hashes that `row` of `table` holds (empty: it may be kept).
+
+    `ledger` is the `erasing` view (every state but `held`). A subject-level erasure covers
+    the settings, grants and rejected candidates of the subject and of its third parties
+    stamped at or before it; its records are ledgered one by one.
+    """
+    found: list[str] = []
+
+    def check(kind: str, value: Any, ledgered: frozenset[str]) -> None:
+        if value is not None and str(value) in ledgered:
+            found.append(f"{kind}:{value}")
+
+    if table == "memories":
+        check("memory", row["id"], ledger.memories)
+        check("source", row["source_message_id"], ledger.sources)
+        check("hash", row["claim_hash"], ledger.hashes)
+    elif table == "sources":
+        check("source", row["message_id"], ledger.sources)
+        check("hash", row["content_hash"], ledger.hashes)
+    elif table == "memory_events":
+        check("memory", row["memory_id"], ledger.memories)
+    elif table == "gate_decisions":
+        check("memory", row["memory_id"], ledger.memories)
+        check("source", row["source_message_id"], ledger.sources)
+        check("hash", row["candidate_hash"], ledger.hashes)
+    if table in _STAMPS and (table != "gate_decisions" or row["memory_id"] is None):
+        column, clock = _STAMPS[table]
+        subject = row["subject"]
+        if subject is not None and ledger.subject_request(subject, row[column], clock):
+            found.append(f"subject:{subject}")
+    return found
+
+
+def _keep(block: SubjectBlock, ledger: ErasureLedger) -> tuple[SubjectBlock, int]:
     """`block` without what the ledger forbids, nor what depends on it; and how many rows
     were left out. Sources stay only while a kept claim cites them."""
     tables = block.tables
     claims = [
         r
         for r in tables.get("memories", [])
-        if r["status"] not in _GONE and not ledger.marks("memories", r)
+        if r["status"] not in _GONE and not _marks(ledger, "memories", r)
     ]
     kept_ids = {r["id"] for r in claims}
     cited = {r["source_message_id"] for r in claims if r["source_message_id"] is not None}
@@ -354,36 +320,38 @@ def _keep(block: SubjectBlock, ledger: _Ledger) -> tuple[SubjectBlock, int]:
         "sources": [
             r
             for r in tables.get("sources", [])
-            if r["message_id"] in cited and not ledger.marks("sources", r)
+            if r["message_id"] in cited and not _marks(ledger, "sources", r)
         ],
         "memories": claims,
         "memory_events": [
             r
             for r in tables.get("memory_events", [])
-            if r["memory_id"] in kept_ids and not ledger.marks("memory_events", r)
+            if r["memory_id"] in kept_ids and not _marks(ledger, "memory_events", r)
         ],
         "gate_decisions": [
             r
             for r in tables.get("gate_decisions", [])
             if (r["memory_id"] is None or r["memory_id"] in kept_ids)
-            and not ledger.marks("gate_decisions", r)
+            and not _marks(ledger, "gate_decisions", r)
         ],
         "subject_settings": [
-            r for r in tables.get("subject_settings", []) if not ledger.marks("subject_settings", r)
+            r
+            for r in tables.get("subject_settings", [])
+            if not _marks(ledger, "subject_settings", r)
         ],
-        "grants": [r for r in tables.get("grants", []) if not ledger.marks("grants", r)],
+        "grants": [r for r in tables.get("grants", []) if not _marks(ledger, "grants", r)],
     }
     result = SubjectBlock(block.key_id, block.subject, kept)
     return result, block.rows - result.rows
 
 
-def _residue_marks(block: SubjectBlock, ledger: _Ledger) -> list[str]:
+def _residue_marks(block: SubjectBlock, ledger: ErasureLedger) -> list[str]:
     return sorted(
         {
             mark
             for name, rows in block.tables.items()
             for r in rows
-            for mark in ledger.marks(name, r)
+            for mark in _marks(ledger, name, r)
         }
     )
 
@@ -747,7 +715,7 @@ def backup_tenant(
     with _exclusive(db, tenant):
         try:
             with tenant_transaction(_snapshot(db), tenant) as conn:
-                ledger = _Ledger.load(conn)
+                ledger = erasing(conn)
                 live = _live_keys(_keys(conn))
                 keyed = sorted(
                     (live.get(s) or _new_key(s) for s in _subjects(conn)),
@@ -857,7 +825,7 @@ def restore_backup(db: Database, path: Path, *, actor: str) -> RestoreResult:
                 "it was altered, or it is an older copy of a backup rewritten since"
             )
         keys = {k.id: k for k in _keys(conn)}
-        ledger = _Ledger.load(conn)
+        ledger = erasing(conn)
         merged: dict[str, dict[Any, dict[str, Any]]] = {t.name: {} for t in BLOCK_TABLES}
         shredded = skipped = 0
         for block_line in sealed:
@@ -961,7 +929,7 @@ def _purge(
         result.keys_created = len(fresh)
     if old:
         with tenant_transaction(db.app, tenant) as conn:
-            ledger = _Ledger.load(conn)
+            ledger = erasing(conn)
             rows = [r for r in _live_backups(conn) if set(r["key_ids"]) & old.keys()]
         for row in rows:
             _reseal(db, tenant, row, old, fresh, ledger, now, result)
@@ -979,7 +947,7 @@ def _reseal(
     row: RowMapping,
     old: Mapping[uuid.UUID, _Key],
     fresh: Mapping[str, _Key],
-    ledger: _Ledger,
+    ledger: ErasureLedger,
     now: datetime,
     result: PurgeResult,
 ) -> None:
@@ -1075,7 +1043,7 @@ def _prove(db: Database, tenant: str) -> tuple[BackupProof, set[str]]:
     proof = BackupProof(tenant)
     subjects: set[str] = set()
     with tenant_transaction(db.app, tenant) as conn:
-        ledger = _Ledger.load(conn)
+        ledger = erasing(conn)
         keys = {k.id: k for k in _keys(conn)}
         rows = _live_backups(conn)
     proof.live_backups = len(rows)
