@@ -170,3 +170,16 @@ def test_a_registered_connector_is_erased_by_forget_and_checked_by_verify(
     assert not files["a2"].exists() and files["b1"].exists()
     assert verify(db, None, TENANT, now=NOW, backups=False).clean
     assert [s.tenant for s in seen] == [TENANT] * 5
+
+
+def test_one_connector_per_store_in_erasure_order_and_the_public_names(db: Database) -> None:
+    import permem.backup
+    import permem.erasure
+
+    stores = Stores(db, TENANT, NOW)  # no vector index configured: no LanceDB connector
+    assert [c.name for c in connectors.connectors_for(stores)] == [
+        "exports", "postgresql", "backups",
+    ]  # fmt: skip
+    for module in (permem.backup, permem.erasure, connectors):
+        assert all(hasattr(module, name) for name in module.__all__)
+    assert {"backup_tenant", "restore_backup", "purge_subjects"} <= set(permem.backup.__all__)

@@ -15,10 +15,11 @@ binds the format, tenant, backup id and key id, so a block cannot be moved to an
 Blocks are ordered by key id, which says nothing about the subjects.
 
 Erasure never trusts a backup to forget by itself. Whatever the erasure ledger names (its
-`erasing` view, `permem.erasure.ledger`: any state but `held`) is left out of a new backup, left out by a restore, and removed from the
-existing backups by `purge_subjects`: the subject's blocks are re-sealed under a new key
-without the erased rows, and then every older key of the subject is deleted, which makes the
-old blocks unreadable wherever a copy of the file went. A rewritten file is
+`erasing` view, `permem.erasure.ledger`: any state but `held`) is left out of a new backup,
+left out by a restore, and removed from the existing backups by `purge_subjects`: the
+subject's blocks are re-sealed under a new key without the erased rows, and then every older
+key of the subject is deleted, which makes the old blocks unreadable wherever a copy of the
+file went. A rewritten file is
 `<backup id>.r<N>.pmbk`, beside the old one, which goes once its `backups` row names the new
 one. `erase_backups` purges what the ledger still finds in a backup, drops backups past
 retention (and the keys only they needed) and proves the result by decrypting every block that
