@@ -259,20 +259,27 @@ def erasing(conn: Connection) -> ErasureLedger:
 
 def memory_blocked(m: sa.Table | Any = memories) -> sa.ColumnElement[bool]:
     """`ErasureLedger.blocks_memory` (of the `blocking` ledger) as a SQL condition on a
-    `memories` row `m`, for readers that select claims in bulk (rebuild-index)."""
-    e = erasure_ledger.alias("blocking")
+    `memories` row `m`, for readers that select claims in bulk (rebuild-index). One EXISTS
+    per arm, so that its negation plans as anti-joins rather than a probe per claim."""
     memory_id = sa.cast(m.c.id, sa.Text)
-    return sa.exists().where(sa.or_(
-        sa.and_(e.c.node_kind == NodeKind.MEMORY.value, e.c.node_id == memory_id),
-        sa.and_(e.c.node_kind == NodeKind.SOURCE.value, e.c.node_id == m.c.source_message_id),
-        sa.and_(e.c.node_kind == REQUEST, sa.or_(
-            sa.and_(e.c.target_kind == TargetKind.CLAIM.value, e.c.target_id == memory_id),
-            sa.and_(e.c.target_kind == TargetKind.SOURCE.value,
-                    e.c.target_id == m.c.source_message_id),
-            sa.and_(
-                e.c.target_kind == TargetKind.SUBJECT.value,
-                e.c.target_id.in_([m.c.subject, sa.func.split_part(m.c.subject, ":", 1)]),
-                m.c.created_at <= sa.func.coalesce(e.c.blocked_at, e.c.requested_at),
-            ),
-        )),
-    ))  # fmt: skip
+
+    def ledger_row(**match: Any) -> sa.ColumnElement[bool]:
+        e = erasure_ledger.alias()
+        return sa.exists().where(*(e.c[k] == v for k, v in match.items()))
+
+    e = erasure_ledger.alias()
+    subject_request = sa.exists().where(
+        e.c.node_kind == REQUEST,
+        e.c.target_kind == TargetKind.SUBJECT.value,
+        e.c.target_id.in_([m.c.subject, sa.func.split_part(m.c.subject, ":", 1)]),
+        m.c.created_at <= sa.func.coalesce(e.c.blocked_at, e.c.requested_at),
+    )
+    return sa.or_(
+        ledger_row(node_kind=NodeKind.MEMORY.value, node_id=memory_id),
+        ledger_row(node_kind=NodeKind.SOURCE.value, node_id=m.c.source_message_id),
+        ledger_row(node_kind=REQUEST, target_kind=TargetKind.CLAIM.value, target_id=memory_id),
+        ledger_row(
+            node_kind=REQUEST, target_kind=TargetKind.SOURCE.value, target_id=m.c.source_message_id
+        ),
+        subject_request,
+    )
