@@ -12,9 +12,9 @@ one message, in this order:
 2. `erased_source`: the message was stored once and erased since (a re-read of an old log).
 3. `erased_on_arrival`: a forget request covers it although it arrives after the request: a
    source request naming its id, or a subject request for its subject or its account made
-   after the message was written (`ts` before `requested_at`). It is never stored; the run
-   records it as a quarantine entry holding the request id and a salted hash only. A message
-   written after the request is new data and is processed normally.
+   at or after the time the message was written (`ts` at or before `requested_at`). It is
+   never stored; the run records it as a quarantine entry holding the request id and a
+   salted hash only. A message written after the request is new data and is processed.
 4. `paused_subject`: its subject, or the account holder, is paused: recorded as processed,
    never read for claims.
 5. `new`.
@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
@@ -32,12 +31,11 @@ import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.engine import Connection
 
-from lineage import NodeKind
+from permem.erasure.ledger import ErasureLedger, ForgetRequest, TargetKind, blocking
 from permem.records import Message
-from permem.stores.schema import erasure_ledger, sources, subject_settings
+from permem.stores.schema import sources, subject_settings
 
-# `node_kind` of a forget request's own ledger row (permem.forget.REQUEST).
-_REQUEST = "request"
+__all__ = ["Arrival", "ForgetRequest", "Known", "arrival_of", "covering_request", "read_known"]
 
 
 class Arrival(StrEnum):
@@ -49,16 +47,6 @@ class Arrival(StrEnum):
     ERASED_SOURCE = "erased_source"
     ERASED_ON_ARRIVAL = "erased_on_arrival"
     PAUSED = "paused_subject"
-
-
-@dataclass(frozen=True, slots=True)
-class ForgetRequest:
-    """A subject or source forget request of the erasure ledger."""
-
-    request_id: str
-    kind: str  # "subject" or "source" (permem.forget.TargetKind)
-    target: str
-    requested_at: datetime
 
 
 @dataclass
@@ -94,25 +82,11 @@ def read_known(conn: Connection, messages: Sequence[Message]) -> Known:
             )
         ).all()
     }
-    ledger = erasure_ledger.c
-    rows = conn.execute(
-        sa.select(ledger.node_kind, ledger.node_id, ledger.content_hash, ledger.request_id,
-                  ledger.target_kind, ledger.target_id, ledger.requested_at).where(sa.or_(
-            sa.and_(ledger.node_kind == NodeKind.MEMORY.value, ledger.content_hash.is_not(None)),
-            sa.and_(ledger.node_kind == NodeKind.SOURCE.value, ledger.node_id == _any(ids)),
-            sa.and_(ledger.node_kind == _REQUEST, sa.or_(
-                sa.and_(ledger.target_kind == "source", ledger.target_id == _any(ids)),
-                sa.and_(ledger.target_kind == "subject", ledger.target_id == _any(people)),
-            )),
-        ))
-    ).all()  # fmt: skip
-    for node_kind, node_id, digest, request_id, kind, target, requested_at in rows:
-        if node_kind == NodeKind.SOURCE.value:
-            known.erased_sources.add(node_id)
-        elif node_kind == NodeKind.MEMORY.value:
-            known.erased_hashes.add(digest)
-        else:
-            known.requests.append(ForgetRequest(str(request_id), kind, target, requested_at))
+    # Every memory node's hash (a claim re-extracted gets a new id), the batch's sources.
+    ledger = blocking(conn, memories=None, sources=ids, subjects=people)
+    known.erased_sources = set(ledger.sources)
+    known.erased_hashes = set(ledger.claim_hashes)
+    known.requests = [r for r in ledger.requests if r.kind != TargetKind.CLAIM]
     # Few subjects are ever paused: the tenant's whole list is one small read.
     known.paused = set(
         conn.execute(
@@ -124,19 +98,11 @@ def read_known(conn: Connection, messages: Sequence[Message]) -> Known:
 
 def covering_request(message: Message, requests: Iterable[ForgetRequest]) -> ForgetRequest | None:
     """The forget request that covers a message arriving now, if any: a source request for its
-    id, or the latest subject request for its subject or account made after it was written."""
-    found: ForgetRequest | None = None
-    for request in requests:
-        if request.kind == "source" and request.target == message.message_id:
-            return request
-        if (
-            request.kind == "subject"
-            and request.target in (message.subject, message.account)
-            and message.ts < request.requested_at
-            and (found is None or request.requested_at > found.requested_at)
-        ):
-            found = request
-    return found
+    id, or the latest subject request for its subject (or the account holder's) made at or
+    after the time it was written (`permem.erasure.ledger`)."""
+    return ErasureLedger(requests=tuple(requests)).message_request(
+        message.message_id, message.subject, message.ts
+    )
 
 
 def arrival_of(message: Message, digest: str, known: Known) -> tuple[Arrival, str | None]:

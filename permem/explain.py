@@ -25,6 +25,7 @@ from sqlalchemy.engine import Connection
 
 from lineage import Node, NodeKind
 from permem.classify import sensitivity_of
+from permem.erasure.ledger import blocking
 from permem.errors import BadInput
 from permem.export import (
     describe_source,
@@ -239,15 +240,13 @@ def _currency(
     lifecycle = is_usable(record.status, record.confirmation)
     started = record.valid_from <= now
     not_ended = record.valid_until is None or now < record.valid_until
-    being_erased = (
-        conn.execute(
-            sa.select(erasure_ledger.c.id).where(
-                erasure_ledger.c.node_kind == NodeKind.MEMORY.value,
-                erasure_ledger.c.node_id == str(record.id),
-            )
-        ).first()
-        is not None
-    )
+    source = record.source.message_id or None
+    being_erased = blocking(
+        conn,
+        memories=[str(record.id)],
+        sources=[source] if source else [],
+        subjects=[record.subject],
+    ).blocks_memory(str(record.id), record.subject, source, record.created_at)
     not_usable: list[str] = []
     if not lifecycle:
         not_usable.append(f"status {record.status.value}, confirmation {record.confirmation.value}")

@@ -33,6 +33,7 @@ from sqlalchemy.engine import Connection, RowMapping
 
 from lineage import Node, NodeKind, Relation
 from permem.controls import subject_paused
+from permem.erasure.ledger import blocking
 from permem.errors import BadInput
 from permem.files import atomic_file
 from permem.records import Origin, Status, UserMemory
@@ -40,7 +41,6 @@ from permem.stores.database import Database, check_tenant, tenant_transaction
 from permem.stores.lineage_store import EdgeRow, add_edges
 from permem.stores.memories import record_from_row
 from permem.stores.schema import (
-    erasure_ledger,
     exports,
     gate_decisions,
     grants,
@@ -305,16 +305,19 @@ def _subject_records(conn: Connection, subject: str) -> tuple[list[UserMemory], 
         .with_for_update(read=True)
     ).mappings()
     records = [record_from_row(r) for r in rows]
-    in_ledger = set(
-        conn.execute(
-            sa.select(erasure_ledger.c.node_id).where(
-                erasure_ledger.c.node_kind == NodeKind.MEMORY.value,
-                erasure_ledger.c.node_id.in_([str(r.id) for r in records]),
-            )
-        ).scalars()
+    ledger = blocking(
+        conn,
+        memories=[str(r.id) for r in records],
+        sources={r.source.message_id for r in records if r.source.message_id},
+        subjects={subject},
     )
     gone = {Status.BLOCKED, Status.ERASED}
-    kept = [r for r in records if r.status not in gone and str(r.id) not in in_ledger]
+    kept = [
+        r for r in records
+        if r.status not in gone
+        and not ledger.blocks_memory(str(r.id), r.subject, r.source.message_id or None,
+                                     r.created_at)
+    ]  # fmt: skip
     return kept, len(records) - len(kept)
 
 

@@ -14,10 +14,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.engine import Connection
 
 from lineage import Node, NodeKind, Relation
 from permem.embedding import Embedder, embed_unique
+from permem.erasure.ledger import memory_blocked
 from permem.records import Confirmation, Status, UserMemory
 from permem.stores.bulk import copy_insert
 from permem.stores.database import Database, list_tenants, tenant_transaction
@@ -138,45 +140,36 @@ def rebuild_index(db: Database, index: VectorIndex, embedder: Embedder) -> Rebui
     """Rebuild the vector index from the system of record alone.
 
     Drops the LanceDB table (every version and file), then queues every indexable claim of
-    every tenant that the erasure ledger does not name and indexes the queue. Blocked claims
-    are not indexable and erased ones no longer exist; the ledger check makes the rule explicit
-    (a claim under a legal hold is blocked, so it is not indexed either).
+    every tenant that the erasure ledger does not block (`permem.erasure.ledger.memory_blocked`:
+    node rows, and requests not yet expanded) and indexes the queue. Blocked claims are not
+    indexable and erased ones no longer exist; the ledger check makes the rule explicit (a
+    claim under a legal hold is blocked, so it is not indexed either).
     """
     import time
-
-    from permem.stores.schema import erasure_ledger
 
     started = time.perf_counter()
     result = RebuildResult()
     index.drop()
     tenants = list_tenants(db)
+    indexable = (
+        memories.c.status.in_(INDEXED_STATUSES),
+        memories.c.confirmation.in_(INDEXED_CONFIRMATIONS),
+    )
     for tenant in tenants:
         result.tenants += 1
         with tenant_transaction(db.app, tenant) as conn:
-            in_ledger = sa.select(erasure_ledger.c.node_id).where(
-                erasure_ledger.c.node_kind == NodeKind.MEMORY.value
-            )
-            indexable = (
-                memories.c.status.in_(INDEXED_STATUSES),
-                memories.c.confirmation.in_(INDEXED_CONFIRMATIONS),
-            )
             result.skipped_in_ledger += conn.execute(
-                sa.select(sa.func.count()).where(
-                    *indexable, sa.cast(memories.c.id, sa.Text).in_(in_ledger)
-                )
+                sa.select(sa.func.count()).where(*indexable, memory_blocked(memories))
             ).scalar_one()
             queued = conn.execute(
-                sa.text(
-                    "INSERT INTO index_queue (tenant, memory_id) "
-                    "SELECT m.tenant, m.id FROM memories m "
-                    "WHERE m.status = ANY(:statuses) AND m.confirmation = ANY(:confirmations) "
-                    "AND NOT EXISTS (SELECT 1 FROM erasure_ledger e WHERE e.node_kind = 'memory' "
-                    "AND e.node_id = m.id::text) ON CONFLICT DO NOTHING"
-                ),
-                {
-                    "statuses": list(INDEXED_STATUSES),
-                    "confirmations": list(INDEXED_CONFIRMATIONS),
-                },
+                pg_insert(index_queue)
+                .from_select(
+                    ["tenant", "memory_id"],
+                    sa.select(memories.c.tenant, memories.c.id).where(
+                        *indexable, ~memory_blocked(memories)
+                    ),
+                )
+                .on_conflict_do_nothing()
             )
             result.queued += queued.rowcount
     indexed = index_pending(db, index, embedder, tenants=tenants)

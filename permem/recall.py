@@ -32,20 +32,20 @@ import re
 import unicodedata
 import uuid
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 import numpy as np
 import sqlalchemy as sa
-from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.engine import Connection
 
 from permem import policy
 from permem.classify import sensitivity_of
 from permem.controls import subject_paused
 from permem.embedding import Embedder
+from permem.erasure.ledger import blocking
 from permem.extraction import lexicon as lx
 from permem.extraction.context import meaning
 from permem.grants import covers
@@ -61,7 +61,7 @@ from permem.stores.database import (
     tenant_transaction,
 )
 from permem.stores.memories import record_from_row
-from permem.stores.schema import erasure_ledger, grants, memories, recall_log
+from permem.stores.schema import grants, memories, recall_log
 from permem.stores.vectors import VectorIndex
 
 # How much of the score is meaning (cosine) and how much shared words.
@@ -253,50 +253,23 @@ def authorize(conn: Connection, query: RecallQuery) -> Access | str:
 
 
 def _blocked_ids(conn: Connection, records: Sequence[UserMemory]) -> set[str]:
-    """Ids of `records` that a forget request covers: by its node rows, or, from the moment
-    the request row committed (before its expansion), by the request itself: the claim, the
-    source message, or the subject's (and their third parties') records created before it."""
+    """Ids of `records` that the erasure ledger blocks (`permem.erasure.ledger`): by their
+    node rows, or, from the moment a request row committed (before its expansion), by the
+    request itself: the claim, the source message, or the subject's (and their third
+    parties') records created at or before it."""
     if not records:
         return set()
-    ids = [str(r.id) for r in records]
-    subjects = {r.subject for r in records} | {r.subject.split(":", 1)[0] for r in records}
-    sources = {r.source.message_id for r in records if r.source.message_id}
-    ledger = erasure_ledger.c
-    found = conn.execute(
-        sa.select(ledger.node_kind, ledger.node_id, ledger.target_kind, ledger.target_id,
-                  ledger.blocked_at).where(sa.or_(
-            sa.and_(ledger.node_kind == "memory", ledger.node_id == _any(ids)),
-            sa.and_(ledger.node_kind == "request", sa.or_(
-                sa.and_(ledger.target_kind == "claim", ledger.target_id == _any(ids)),
-                sa.and_(ledger.target_kind == "source", ledger.target_id == _any(sources)),
-                sa.and_(ledger.target_kind == "subject", ledger.target_id == _any(subjects)),
-            )),
-        ))
-    ).all()  # fmt: skip
-    blocked = {node_id for node_kind, node_id, *_ in found if node_kind == "memory"}
-    requests = [(k, t, at) for node_kind, _, k, t, at in found if node_kind == "request"]
-    if not requests:
-        return blocked
-    claims = {t for k, t, _ in requests if k == "claim"}
-    messages = {t for k, t, _ in requests if k == "source"}
-    cutoffs: dict[str, datetime] = {}
-    for kind, target, at in requests:
-        if kind == "subject":
-            cutoffs[target] = max(at, cutoffs.get(target, at))
-    for r in records:
-        cutoff = cutoffs.get(r.subject) or cutoffs.get(r.subject.split(":", 1)[0])
-        if (
-            str(r.id) in claims
-            or r.source.message_id in messages
-            or (cutoff is not None and (r.created_at is None or r.created_at <= cutoff))
-        ):
-            blocked.add(str(r.id))
-    return blocked
-
-
-def _any(values: Iterable[str]) -> sa.ColumnElement[Any]:
-    """`= ANY(:array)`: one bound array, one statement text whatever the number of values."""
-    return sa.func.any(sa.literal(sorted(values), ARRAY(sa.Text)))
+    ledger = blocking(
+        conn,
+        memories=[str(r.id) for r in records],
+        sources={r.source.message_id for r in records if r.source.message_id},
+        subjects={r.subject for r in records},
+    )
+    return {
+        str(r.id)
+        for r in records
+        if ledger.blocks_memory(str(r.id), r.subject, r.source.message_id or None, r.created_at)
+    }
 
 
 def is_factual_question(text: str, subject: str = "") -> bool:

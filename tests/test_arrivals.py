@@ -19,7 +19,7 @@ def _request(kind: str, target: str, hours: float = 1, rid: str = "r1") -> Forge
     ("request_", "covered"),
     [
         (_request("subject", "alice"), True),  # written before the request
-        (_request("subject", "alice", hours=0), False),  # written at the request: new data
+        (_request("subject", "alice", hours=0), True),  # written at the request: covered
         (_request("subject", "alice", hours=-1), False),  # written after it
         (_request("subject", "bob"), False),
         (_request("subject", "alice:tom"), False),  # another person of the account
