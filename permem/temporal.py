@@ -157,7 +157,9 @@ POINTS_TO_DAY = re.compile(
 
 # Said of the past or of now: "got the keys on Monday", "I live there now".
 _TOLD_AFTER = re.compile(
-    r"\b(?:now|got|was|were|did|had|went|moved|bought|came|ago|last|yesterday|already|"
+    # "I've got jury duty on Wednesday" is a day to come; "got the keys on Monday" is past.
+    r"\b(?:now|(?<!'ve\s)(?<!have\s)got|was|were|did|had|went|moved|bought|came|ago|last|"
+    r"yesterday|already|"
     r"[a-z]{3,}ed)\b",
     re.IGNORECASE,
 )

@@ -20,20 +20,17 @@ from permem.extraction.modality import called_off, considered, corrects_previous
 from permem.extraction.speakers import attribute
 from permem.recall import RecallQuery, exclusion, is_factual_question
 from permem.recall_choice import replaced_from_start, with_siblings
-from permem.records import Kind, Message, Origin, Role, Sensitivity, SourceRef, UserMemory
+from permem.records import Kind, Message, Origin, Sensitivity, SourceRef, UserMemory
 from permem.temporal import single_day
+from tests.conftest import message
 
 ZONE = timezone(timedelta(hours=9))
 TS = datetime(2026, 5, 4, 23, 30, tzinfo=ZONE)  # Monday, late evening local (UTC is Monday)
 
 
 def _message(text: str, message_id: str = "m1", turn: int = 1, **fields: object) -> Message:
-    values: dict[str, object] = {
-        "message_id": message_id, "tenant": "t", "account": "p.okafor", "conversation_id": "c",
-        "turn": turn, "role": Role.USER, "text": text, "ts": TS,
-    }  # fmt: skip
-    values.update(fields)
-    return Message(**values)  # type: ignore[arg-type]
+    fields.setdefault("account", "p.okafor")
+    return message("t", message_id, text=text, turn=turn, ts=TS, conversation_id="c", **fields)
 
 
 def _cues(text: str) -> list[frozenset[Cue]]:
@@ -141,8 +138,13 @@ def test_one_day_of_its_own_holds_that_local_day_only() -> None:
     assert single_day("no calls on the 12th", TS, told=False) is not None
     assert single_day("no calls on Thursdays", TS, told=False) is None
     assert single_day("I start at the new school tomorrow", TS, told=False) is None
-    # Said of the past: "picked it up on Friday" is no day the claim holds for.
+    # Said of the past: "picked it up on Friday" is no day the claim holds for; "I've got
+    # jury duty on Friday" is a day to come.
     assert single_day("we picked up the puppy on Friday", TS) is None
+    assert single_day("I've got a dentist appointment on Friday", TS) is not None
+    # A label before a rule leaves the rule ("Heads up: ..."), and a sentence that opens by
+    # pointing back takes the message before it as context.
+    assert select(_message("Heads up: no deliveries a week from tomorrow, please"))
     message = _message("Tomorrow is my graduation. So please, no meetings that day.")
     clause = "no meetings that day"
     start_at = message.text.index(clause)
@@ -192,3 +194,13 @@ def test_what_a_retraction_and_a_rule_name() -> None:
     }  # fmt: skip
     assert policy.ruled_out_words("no cycling when it's icy") == frozenset()
     assert policy.reference_words("I cycled to work") & policy.reference_words("cycle routes")
+
+
+def test_a_sentence_that_opens_by_pointing_back_leans_on_the_message_before() -> None:
+    from permem.extraction.context import Conversations, antecedent
+
+    first = _message("Block out the 14th for me.", "m1", 1)
+    second = _message("That date is our move, I'm unreachable all day", "m2", 2)
+    start = second.text.index("I'm")
+    found = antecedent(second, start, len(second.text), Conversations([first, second]))
+    assert found is not None and found.message_id == "m1" and "14th" in found.text

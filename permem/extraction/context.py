@@ -36,6 +36,7 @@ _POINTS_BACK = re.compile(
     re.IGNORECASE,
 )
 _SENTENCE_END = re.compile(r"[.!?]+(?:\s+|$)|\n+")
+_OPENS_BACK = re.compile(r"^\W*(?:that|this|then|there|it|it's|same)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +118,9 @@ def antecedent(
     sentence = text[s_start:s_end].strip()
     claim = text[start:end]
     whole = sentence if sentence and sentence != claim.strip() else None
-    if not leans_back(claim):
+    # A clause leans back with its sentence when the sentence opens by pointing back ("That
+    # day is my sister's wedding, I'm out the whole day").
+    if not leans_back(claim) and not (whole and _OPENS_BACK.match(whole)):
         return Antecedent(whole) if whole else None
     before = previous_sentence(text, s_start)
     if before is not None:

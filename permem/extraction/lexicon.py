@@ -305,7 +305,9 @@ TOPICS = categories(
 # only when punctuation follows them: "no, that's my brother" but never "no peanuts please".
 DISCOURSE_PREFIX = re.compile(
     r"^\s*(?:(?:(?:by the way|btw|also|oh|ah|well|hm+|hmm+|ok(?:ay)?|so|and|but|haha|lol|"
-    r"anyway|on another note|on a related note|plus|honestly|tbh|fyi|hi|hiya|hey|hello)"
+    r"anyway|on another note|on a related note|plus|honestly|tbh|fyi|hi|hiya|hey|hello|"
+    # Labels that announce what follows: "Heads up: no calls ...", "Quick note - ...".
+    r"heads[\s-]up|quick note|a note|note|reminder|update|psa|ps|p\.s\.|just so you know)"
     r"[\s,:;!.-]+)|(?:(?:thanks(?: so much)?(?: for [^,.!]{0,60})?|thank you(?: for [^,.!]{0,60})?|"
     r"great|cool|yeah|yes|yep|no|nope|nah|sure|right)\s*[,:;!.-]+\s*))+",
     re.IGNORECASE,
