@@ -39,6 +39,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import recall as bench  # noqa: E402  (benchmarks/recall.py: generator and loaders)
 
+from harness import benchmark_server, code_version, cores, load_average  # noqa: E402
+
 VICTIM = "victim"
 VICTIM_CLAIMS = 1000
 RESULTS = Path(__file__).resolve().parent / "results" / "erasure.txt"
@@ -130,7 +132,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--sizes", default="100000,1000000")
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",")]
-    server, stop = bench._server()
+    server, stop = benchmark_server(prefix="permem-bench-recall-pg-")
     rows = []
     try:
         for size in sizes:
@@ -141,8 +143,8 @@ def main(argv: list[str] | None = None) -> None:
         stop()
     lines = [
         f"# erasure benchmark {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {platform.node()}, "
-        f"{bench._cores()}, load {bench._load()}",
-        f"# {bench._code_version()}; one subject with {VICTIM_CLAIMS} claims; "
+        f"{cores()}, load {load_average()}",
+        f"# {code_version()}; one subject with {VICTIM_CLAIMS} claims; "
         "targets: recall empty <= 100 ms, verified erasure <= 60 s",
         f"{'claims':>10} {'block ms':>9} {'->empty ms':>11} {'erase s':>8} {'verify s':>9} "
         f"{'verified s':>11} {'ledger':>7} {'deleted':>8}",

@@ -44,10 +44,10 @@ hand (on 2 cores: about 1 minute for 100k claims, 5 for 1M, 1 for the quality pa
         .venv/bin/python benchmarks/recall.py [--sizes 100000,1000000] [--queries 500] \
         [--parts latency,quality] [--profile OUT.prof]
 
-Without the variable it uses an embedded server in a temporary folder. Every run creates its
-own databases with unique names and drops them after. `--profile` runs the latency probes of
-the last size under cProfile and prints the top functions. Results are appended to
-benchmarks/results/recall.txt as each part finishes.
+Without it (or PERMEM_TEST_DATABASE_URL) it uses an embedded server in a temporary folder.
+Every run creates its own databases with unique names and drops them after. `--profile` runs
+the latency probes of the last size under cProfile and prints the top functions. Results are
+appended to benchmarks/results/recall.txt as each part finishes.
 """
 
 from __future__ import annotations
@@ -55,15 +55,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import random
 import re
 import shlex
-import shutil
 import signal
-import subprocess
 import sys
-import tempfile
 import time
 import uuid
 from collections import Counter, defaultdict
@@ -77,7 +73,8 @@ import lance
 import numpy as np
 import sqlalchemy as sa
 from numpy.typing import NDArray
-from sqlalchemy.engine import make_url
+
+from harness import FreshDatabase, Results, benchmark_server, header, load_average
 
 RESULTS = Path(__file__).resolve().parent / "results" / "recall.txt"
 EVAL = Path("/work/shared/data/eval")
@@ -287,46 +284,24 @@ def generate_chunk(corpus: Corpus, start: int, stop: int) -> list[tuple[Any, Any
 # ---------------------------------------------------------------------------------------------
 
 
-def _server() -> tuple[str, Callable[[], None]]:
-    url = os.environ.get("PERMEM_BENCH_DATABASE_URL") or os.environ.get("PERMEM_TEST_DATABASE_URL")
-    if url:
-        return url.replace("postgresql://", "postgresql+psycopg://", 1), lambda: None
-    from permem.stores.embedded import start_embedded, stop_embedded
-
-    folder = Path(tempfile.mkdtemp(prefix="permem-bench-recall-pg-"))
-
-    def stop() -> None:
-        stop_embedded(folder / "pgdata")
-        shutil.rmtree(folder, ignore_errors=True)
-
-    return start_embedded(folder / "pgdata", database="postgres"), stop
-
-
-class FreshStores:
+class FreshStores(FreshDatabase):
     """A database created on the benchmark server and a LanceDB folder, both removed after."""
 
     def __init__(self, server: str, embedder: str = "minilm") -> None:
         from permem.settings import Settings
 
-        self.name = f"permem_bench_recall_{uuid.uuid4().hex[:8]}"
-        self.admin = sa.create_engine(server, isolation_level="AUTOCOMMIT", poolclass=sa.NullPool)
-        self.url = make_url(server).set(database=self.name).render_as_string(hide_password=False)
-        self.home = Path(tempfile.mkdtemp(prefix="permem-bench-recall-"))
+        super().__init__(server, prefix="permem_bench_recall")
         self.settings = Settings(database_url=self.url, home=self.home, embedder=embedder)
 
     def __enter__(self) -> FreshStores:
-        with self.admin.connect() as conn:
-            conn.execute(sa.text(f'CREATE DATABASE "{self.name}"'))
+        super().__enter__()
         return self
 
     def __exit__(self, *exc: object) -> None:
         from permem.runtime import close_all
 
         close_all()
-        with self.admin.connect() as conn:
-            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)'))
-        self.admin.dispose()
-        shutil.rmtree(self.home, ignore_errors=True)
+        super().__exit__(*exc)
 
     def owner(self) -> sa.Engine:
         """The database owner (a superuser on the benchmark servers: no row-level security)."""
@@ -862,59 +837,6 @@ def quality_part(
 # ---------------------------------------------------------------------------------------------
 
 
-def _load() -> str:
-    return "/".join(f"{x:.2f}" for x in os.getloadavg())
-
-
-def _cores() -> str:
-    affinity = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else "?"
-    return f"cores={os.cpu_count()} (usable {affinity})"
-
-
-def _code_version() -> str:
-    """The commit measured, and how many tracked files differ from it (others edit the tree)."""
-    root = Path(__file__).resolve().parent.parent
-    try:
-        head = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True
-        ).stdout.strip()
-        changed = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"],
-            cwd=root,
-            capture_output=True,
-            text=True,
-        ).stdout.splitlines()
-    except OSError:
-        return "unknown"
-    return f"{head or 'unknown'} (+{len(changed)} modified files)" if changed else head
-
-
-def _server_facts(url: str) -> str:
-    engine = sa.create_engine(url, poolclass=sa.NullPool)
-    try:
-        with engine.connect() as conn:
-            facts = {
-                name: conn.execute(sa.text(f"SHOW {name}")).scalar()
-                for name in ("server_version", "autovacuum", "synchronous_commit", "shared_buffers")
-            }
-    finally:
-        engine.dispose()
-    return (
-        f"{make_url(url).host or 'embedded'} (PostgreSQL {facts['server_version']}, "
-        f"autovacuum {facts['autovacuum']}, synchronous_commit {facts['synchronous_commit']}, "
-        f"shared_buffers {facts['shared_buffers']})"
-    )
-
-
-def emit(text: str, out: Path) -> None:
-    """Print a part of the report and append it to `out` at once (a run killed half-way still
-    leaves what it measured)."""
-    print(text, end="", flush=True)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with out.open("a", encoding="utf-8") as fh:
-        fh.write(text)
-
-
 def _sizes(text: str) -> list[int]:
     try:
         sizes = [int(part.replace("_", "")) for part in text.split(",") if part.strip()]
@@ -954,18 +876,15 @@ def main(argv: list[str] | None = None) -> None:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS", "")
     os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
-    load_start = _load()
-    server, stop = _server()
+    load_start = load_average()
+    server, stop = benchmark_server(prefix="permem-bench-recall-pg-")
     command = shlex.join([".venv/bin/python", "benchmarks/recall.py", *sys.argv[1:]])
     if os.environ.get("PERMEM_BENCH_DATABASE_URL"):
         command = f"PERMEM_BENCH_DATABASE_URL={os.environ['PERMEM_BENCH_DATABASE_URL']} {command}"
-    emit(
-        f"{datetime.now(UTC):%Y-%m-%d %H:%M} recall benchmark: {_cores()}, "
-        f"python {platform.python_version()}, code {_code_version()}, "
-        f"server={_server_facts(server)}, seed {args.seed}, load avg 1/5/15 at start "
-        f"{load_start}; a shared, noisy machine: compare figures within a run\n"
-        f"  command: {command}\n",
-        args.out,
+    results = Results(args.out)
+    results.emit(
+        f"{header('recall', server, args.seed, load_start)}; a shared, noisy machine: compare "
+        f"figures within a run\n  command: {command}\n"
     )
     try:
         if "latency" in parts:
@@ -975,14 +894,14 @@ def main(argv: list[str] | None = None) -> None:
                 profile = str(Path(args.profile).absolute()) if args.profile and last else None
                 started = time.perf_counter()
                 block = latency_part(server, corpus, args.queries, args.warmup, profile)
-                emit(f"{block}    (part took {time.perf_counter() - started:.0f} s)\n", args.out)
+                results.emit(f"{block}    (part took {time.perf_counter() - started:.0f} s)\n")
         if "quality" in parts:
             started = time.perf_counter()
-            quality_part(server, args.data, args.datasets, lambda text: emit(text, args.out))
-            emit(f"    (quality part took {time.perf_counter() - started:.0f} s)\n", args.out)
+            quality_part(server, args.data, args.datasets, results.emit)
+            results.emit(f"    (quality part took {time.perf_counter() - started:.0f} s)\n")
     finally:
         stop()
-    emit(f"  load avg 1/5/15 at end {_load()}\n", args.out)
+    results.emit(f"  load avg 1/5/15 at end {load_average()}\n")
 
 
 if __name__ == "__main__":

@@ -44,8 +44,7 @@ from permem.records import (
     Status,
     UserMemory,
 )
-from permem.redaction import Redactor
-from permem.redaction_secrets import carries_secret
+from permem.redaction import Redactor, carries_secret
 from permem.revisions import (
     Retraction,
     apply_retractions,

@@ -311,4 +311,7 @@ def test_public_api() -> None:
         "Entity",
         "Redaction",
         "Redactor",
+        "SECRET",
+        "carries_secret",
+        "secret_recognizers",
     ]

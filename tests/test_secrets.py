@@ -30,8 +30,7 @@ from permem.cli import app
 from permem.nlp import load_pipeline
 from permem.policy import decide
 from permem.records import GateDecision, Role
-from permem.redaction import Redactor
-from permem.redaction_secrets import SECRET, carries_secret, secret_recognizers
+from permem.redaction import SECRET, Redactor, carries_secret, secret_recognizers
 from permem.runtime import close_all, runtime
 from permem.settings import Settings, load_settings
 from tests.test_forget import text_residue

@@ -44,14 +44,9 @@ network.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-
-# As in permem.redaction: tldextract (imported by Presidio) must not fetch the public suffix
-# list over the network, whichever of the two modules is imported first.
-os.environ.setdefault("TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS", "")
 
 from detect_secrets.plugins.artifactory import ArtifactoryDetector
 from detect_secrets.plugins.aws import AWSKeyDetector

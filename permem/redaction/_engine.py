@@ -1,0 +1,195 @@
+"""The redactor: Presidio's analyzer over a given spaCy pipeline, then the anonymizer.
+
+Overlapping matches of different recognizers become one entity, so no part of any survives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from presidio_analyzer import AnalyzerEngine, RecognizerRegistry
+from presidio_analyzer.context_aware_enhancers import LemmaContextAwareEnhancer
+from presidio_analyzer.nlp_engine import NerModelConfiguration, NlpArtifacts, SpacyNlpEngine
+from presidio_anonymizer import AnonymizerEngine
+from presidio_anonymizer.entities import OperatorConfig
+from presidio_anonymizer.entities import RecognizerResult as AnonymizerInput
+from spacy.language import Language
+from spacy.tokens import Doc
+
+from permem.errors import BadInput
+from permem.redaction._recognizers import LANGUAGE, recognizers
+from permem.redaction._secrets import SECRET, SECRET_ENTITIES
+
+__all__ = ["DIRECT_IDENTIFIERS", "Entity", "Redaction", "Redactor"]
+
+# Below this Presidio score a match is dropped. Weak patterns (a bare 9-digit number as a
+# passport, 7 digits as a driver's licence) only reach it with a context word nearby.
+SCORE_THRESHOLD = 0.4
+
+DIRECT_IDENTIFIERS: frozenset[str] = frozenset(
+    {
+        "PERSON",
+        "EMAIL_ADDRESS",
+        "PHONE_NUMBER",
+        "STREET_ADDRESS",
+        "CREDIT_CARD",
+        "IBAN_CODE",
+        "US_BANK_NUMBER",
+        "US_SSN",
+        "US_ITIN",
+        "US_PASSPORT",
+        "US_DRIVER_LICENSE",
+        "MEDICAL_LICENSE",
+        "UK_NHS",
+        "UK_NINO",
+        "ES_NIF",
+        "ES_NIE",
+        "IT_FISCAL_CODE",
+        "PL_PESEL",
+        "FI_PERSONAL_IDENTITY_CODE",
+        "KR_RRN",
+        "IN_AADHAAR",
+        "SG_NRIC_FIN",
+        "AU_TFN",
+        "AU_MEDICARE",
+        "CA_SIN",
+        "ID_NUMBER",
+        "IP_ADDRESS",
+        "CRYPTO",
+        "SECRET_URL",
+        SECRET,
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Entity:
+    """One identifier found in a text: `text[start:end]` (end exclusive) is of `type`."""
+
+    type: str
+    start: int
+    end: int
+    score: float
+
+
+@dataclass(frozen=True)
+class Redaction:
+    """A text and its redacted form, in which each entity became `<TYPE>`."""
+
+    text: str
+    redacted: str
+    entities: tuple[Entity, ...]
+
+    @property
+    def changed(self) -> bool:
+        """Whether anything was redacted."""
+        return bool(self.entities)
+
+
+class Redactor:
+    """Finds and replaces direct identifiers; build one per process (building costs ~1 s)."""
+
+    def __init__(self, nlp: Language) -> None:
+        self._nlp = nlp
+        engine = _GivenPipelineEngine(nlp)
+        registry = RecognizerRegistry(recognizers=recognizers(nlp), supported_languages=[LANGUAGE])
+        self._engine = engine
+        self._analyzer = AnalyzerEngine(
+            registry=registry,
+            nlp_engine=engine,
+            supported_languages=[LANGUAGE],
+            default_score_threshold=SCORE_THRESHOLD,
+            # Whole words only: substring matching lets "lic" (licence) fire inside "public".
+            context_aware_enhancer=LemmaContextAwareEnhancer(context_matching_mode="whole_word"),
+        )
+        self._anonymizer = AnonymizerEngine()  # type: ignore[no-untyped-call]  # unannotated
+
+    def analyze(self, text: str, doc: Doc | None = None) -> list[Entity]:
+        """Direct identifiers in `text`, sorted, never overlapping.
+
+        `doc`, when given, must be this pipeline's parse of exactly `text`; it is reused, not
+        re-parsed. Overlapping matches become one entity covering all of them, typed after the
+        best (a secret first, then highest score, then longest) match, so no part of any match
+        survives redaction.
+        """
+        if doc is not None and not _parses(doc, text):
+            raise BadInput("the doc passed to Redactor.analyze is not a parse of the text")
+        artifacts = self._engine.artifacts(doc) if doc is not None else None
+        results = self._analyzer.analyze(text=text, language=LANGUAGE, nlp_artifacts=artifacts)
+        return _merge_overlaps(
+            Entity(r.entity_type, r.start, r.end, r.score)
+            for r in results
+            if r.entity_type in DIRECT_IDENTIFIERS
+        )
+
+    def redact(self, text: str, doc: Doc | None = None) -> Redaction:
+        """`text` with every direct identifier replaced by `<TYPE>` (e.g. `<PHONE_NUMBER>`)."""
+        entities = self.analyze(text, doc)
+        if not entities:
+            return Redaction(text, text, ())
+        anonymized = self._anonymizer.anonymize(
+            text=text,
+            analyzer_results=[AnonymizerInput(e.type, e.start, e.end, e.score) for e in entities],
+            operators={"DEFAULT": OperatorConfig("replace")},
+        )
+        return Redaction(text, anonymized.text, tuple(entities))
+
+    def redact_many(
+        self, texts: Sequence[str], docs: Sequence[Doc] | None = None
+    ) -> list[Redaction]:
+        """`redact` for a batch; without `docs` the texts are parsed with one `nlp.pipe`."""
+        if docs is None:
+            docs = list(self._nlp.pipe(texts))
+        if len(docs) != len(texts):
+            raise BadInput(f"redact_many got {len(texts)} texts but {len(docs)} docs")
+        return [self.redact(text, doc) for text, doc in zip(texts, docs, strict=True)]
+
+
+class _GivenPipelineEngine(SpacyNlpEngine):
+    """Presidio's spaCy engine over an already loaded pipeline; it never loads or downloads."""
+
+    def __init__(self, nlp: Language) -> None:
+        labels = nlp.pipe_labels.get("ner", [])
+        super().__init__(
+            models=[{"lang_code": LANGUAGE, "model_name": nlp.meta.get("name", "given")}],
+            # NameRecognizer reads the entities from the Doc itself (it has to correct them),
+            # so Presidio's own entity mapping is switched off, and with it its warnings.
+            ner_model_configuration=NerModelConfiguration(labels_to_ignore=list(labels)),
+        )
+        self.nlp = {LANGUAGE: nlp}  # type: ignore[assignment]
+
+    def load(self) -> None:
+        """Nothing to load: the pipeline was given."""
+
+    def artifacts(self, doc: Doc) -> NlpArtifacts:
+        return self._doc_to_nlp_artifact(doc, LANGUAGE)
+
+
+def _parses(doc: Doc, text: str) -> bool:
+    """Cheap check that `doc` is a parse of `text` (`doc.text` would rebuild the whole string)."""
+    if len(doc) == 0:
+        return text == ""
+    first, last = doc[0], doc[-1]
+    return (
+        text.startswith(first.text)
+        and last.idx + len(last.text_with_ws) == len(text)
+        and text.startswith(last.text, last.idx)
+    )
+
+
+def _merge_overlaps(found: Iterator[Entity] | list[Entity]) -> list[Entity]:
+    merged: list[Entity] = []
+    for entity in sorted(found, key=lambda e: (e.start, -e.end)):
+        if merged and entity.start < merged[-1].end:
+            last = merged[-1]
+            # A secret names the merged entity whatever else matched it, so the gate sees it.
+            best = max(
+                last,
+                entity,
+                key=lambda e: (e.type in SECRET_ENTITIES, e.score, e.end - e.start),
+            )
+            merged[-1] = Entity(best.type, last.start, max(last.end, entity.end), best.score)
+        else:
+            merged.append(entity)
+    return merged
