@@ -58,7 +58,7 @@ def add_victim(stores: Any, index: Any, tenant: str) -> list[str]:
     pairs = []
     for i, (message, memory) in enumerate(bench.generate_chunk(corpus, 0, VICTIM_CLAIMS)):
         message = dataclasses.replace(
-            message, message_id=f"v-{i:05d}", tenant=tenant, account=VICTIM
+            message, message_id=f"v-{i:05d}", tenant=tenant, account=VICTIM, subject=VICTIM
         )
         memory = dataclasses.replace(
             memory,

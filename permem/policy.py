@@ -10,7 +10,7 @@ are checked in order; the first that fires decides:
  1. incognito messages create nothing                                  reject  incognito
  2. a paused subject gets nothing new                                  reject  subject_paused
  3. what was erased is never re-created                                reject  erased_previously
- 4. a credential is never remembered (permem.redaction_secrets)        reject  secret
+ 4. a credential is never remembered (permem.redaction)        reject  secret
  5. assistant and system text is never evidence about the user         reject  not_user_evidence
  6. instruction-like text from documents, tools, imports (a field whose
     value or key orders the assistant or the system: "skip the ID check",
@@ -311,7 +311,7 @@ class GateInput:
     passing_mention: bool
     one_off: bool
     redacted: bool
-    secret: bool  # the redactor found a credential in the claim (permem.redaction_secrets)
+    secret: bool  # the redactor found a credential in the claim (permem.redaction)
     shortened: bool
     content_words: int
     source_erased: bool
