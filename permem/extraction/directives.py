@@ -98,7 +98,10 @@ _ONE_OFF_OBJECT = re.compile(
 # can"), not a kind of thing ("write the emails in British English") nor a state to keep
 # ("keep the heating at 19": `_MAINTAIN` is read before this).
 _ONE_DEFINITE_OBJECT = re.compile(
-    rf"^\s*(?:{_OPENERS}[\s,]+)*{_VERB}\s+(?:me\s+|us\s+)?the\b"
+    # Verbs that make or fetch a thing; "pay the rent", "water the plants" keep a duty.
+    rf"^\s*(?:{_OPENERS}[\s,]+)*(?:write|draft|compose|make|create|design|prepare|book|find|"
+    r"pick|choose|order|buy|get|send|edit|proofread|rewrite|translate|summari[sz]e|fix|plan|"
+    r"organi[sz]e|arrange|reply\s+to|answer)\s+(?:me\s+|us\s+)?the\b"
     r"(?=(?:\s+[\w'-]+){1,3}?\s+(?:to|for|about|on|in|as|with|from|so|and)\b|"
     r"(?:\s+[\w'-]+){1,3}\s*[.!,]?\s*$)"
     r"(?!(?:\s+[\w'-]+){0,2}?\s+[a-z]{3,}(?<!ss)s\b)"
