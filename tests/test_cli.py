@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from permem.cli import app
+from interfaces.cli import app
 from permem.records import SourceRef
 from permem.settings import Settings
 from permem.stores.database import open_database, register_tenant, tenant_transaction
@@ -30,8 +30,8 @@ def _env(settings: Settings) -> dict[str, str]:
 
 def test_help_lists_every_contract_command() -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "permem", "--help"], capture_output=True, text=True, check=True,
-        env={**os.environ, "COLUMNS": "200"},
+        [sys.executable, "-m", "interfaces.cli", "--help"], capture_output=True, text=True,
+        check=True, env={**os.environ, "COLUMNS": "200"},
     )  # fmt: skip
     listed = {line.split()[1] for line in result.stdout.splitlines() if line.startswith("│ ")}
     assert set(CONTRACT_COMMANDS) | {"db"} <= listed
@@ -108,7 +108,7 @@ def test_nightly_on_the_embedded_defaults(tmp_path: Path) -> None:
     nightly flow on the bundled sample log, and inspects the result."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("PERMEM_")}
     env |= {"PERMEM_HOME": str(tmp_path / "home"), "PERMEM_EMBEDDER": "hashing"}
-    permem = [sys.executable, "-m", "permem"]
+    permem = [sys.executable, "-m", "interfaces.cli"]
     sample = Path(__file__).parent.parent / "examples" / "sample-log.jsonl"
     run = subprocess.run(
         [*permem, "nightly", "--logs", str(sample), "--json"], env=env, capture_output=True,

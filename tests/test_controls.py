@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from interfaces.cli import app
 from permem import nightly
-from permem.cli import app
 from permem.settings import Settings
 from tests.conftest import nightly_cli, user_line
 

@@ -17,8 +17,8 @@ import yaml
 from prefect.flows import load_flow_from_entrypoint
 from typer.testing import CliRunner
 
+from interfaces.cli import app
 from permem import controls, nightly
-from permem.cli import app
 from permem.runtime import close_all, runtime
 from permem.settings import Settings
 from tests.test_forget import TENANT, _write_log

@@ -174,7 +174,7 @@ def test_the_deletion_commands_end_to_end(prefect_server: str, env: Path, owner:
 
     from typer.testing import CliRunner
 
-    from permem.cli import app
+    from interfaces.cli import app
 
     settings = _settings()
     runner = CliRunner()

@@ -18,8 +18,8 @@ import pytest
 import sqlalchemy as sa
 from typer.testing import CliRunner
 
+from interfaces.cli import app
 from permem import controls, holds, nightly
-from permem.cli import app
 from permem.errors import NotFound
 from permem.export import export_subject
 from permem.forget import LedgerState, Target, TargetKind, block, erase, verify

@@ -16,7 +16,7 @@ import pytest
 import sqlalchemy as sa
 from typer.testing import CliRunner
 
-from permem.cli import app
+from interfaces.cli import app
 from permem.errors import BadInput
 from permem.grants import covers, grant_scope
 from permem.policy import PURPOSES

@@ -19,8 +19,8 @@ import pytest
 import sqlalchemy as sa
 from typer.testing import CliRunner
 
+from interfaces.cli import app
 from permem import controls, nightly
-from permem.cli import app
 from permem.forget import Target, TargetKind, block, erase
 from permem.hashing import content_hash
 from permem.recall import Recaller, parse_query

@@ -344,7 +344,7 @@ def test_quarantine_is_idempotent(hashing: Settings, tmp_path: Path,
 def test_quarantine_is_listed_through_the_cli(hashing: Settings, tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
-    from permem.cli import app
+    from interfaces.cli import app
 
     log = write_log(tmp_path / "log.jsonl")
     nightly.run(hashing, log)

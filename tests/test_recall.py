@@ -282,7 +282,7 @@ def test_invalid_queries_are_refused_with_a_reason(field: str, value: Any, messa
 def test_recall_cli_answers_in_order_with_errors_inline(loaded: Settings, tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
-    from permem.cli import app
+    from interfaces.cli import app
 
     queries = tmp_path / "queries.jsonl"
     base = {

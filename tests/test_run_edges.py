@@ -33,7 +33,7 @@ def _permem(settings: Settings, *args: str) -> subprocess.CompletedProcess[str]:
         "PERMEM_EMBEDDER": "hashing",
     }
     return subprocess.run(
-        [sys.executable, "-m", "permem", *args], capture_output=True, text=True, env=env,
+        [sys.executable, "-m", "interfaces.cli", *args], capture_output=True, text=True, env=env,
         timeout=600,
     )  # fmt: skip
 

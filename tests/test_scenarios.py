@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from permem.cli import app
+from interfaces.cli import app
 from permem.scenarios import run_scenarios
 from permem.settings import Settings
 from tests.conftest import cli_env

@@ -25,8 +25,8 @@ from hypothesis import strategies as st
 from prefect.client.orchestration import get_client
 from typer.testing import CliRunner
 
+from interfaces.cli import app
 from permem.backup import read_backup
-from permem.cli import app
 from permem.nlp import load_pipeline
 from permem.policy import decide
 from permem.records import GateDecision, Role

@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from interfaces.cli import app
 from permem import policy
 from permem.classify import sensitivity_of
-from permem.cli import app
 from permem.recall import RecallQuery, exclusion
 from permem.records import Confirmation, Sensitivity
 from permem.settings import Settings

@@ -24,9 +24,9 @@ import pytest
 import sqlalchemy as sa
 from typer.testing import CliRunner
 
+from interfaces.cli import app
 from permem import nightly
 from permem.batch_quarantine import LOAD_FILE, VALIDATION_FILE, load_isolating, refused_by_value
-from permem.cli import app
 from permem.errors import CheckFailed
 from permem.logs import LogBatch
 from permem.pipeline import Prepared, stable_id
@@ -258,7 +258,16 @@ def test_a_systemic_failure_exits_1_through_the_cli_and_a_rerun_exits_0(
         "PERMEM_EMBEDDER": "hashing",
         "PREFECT_HOME": str(tmp_path / "prefect"),
     }
-    command = [sys.executable, "-m", "permem", "nightly", "--logs", str(log), "--batch-size", "14"]
+    command = [
+        sys.executable,
+        "-m",
+        "interfaces.cli",
+        "nightly",
+        "--logs",
+        str(log),
+        "--batch-size",
+        "14",
+    ]
     failed = subprocess.run([*command, "--json"], env=env, capture_output=True, text=True)
     assert failed.returncode == 1, failed.stderr
     assert "failed validation and was not loaded" in failed.stderr

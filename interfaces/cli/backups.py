@@ -1,0 +1,78 @@
+"""Backups: backup and erase-backups (Prefect flows), restore (direct)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from interfaces.cli._common import JsonFlag, database, guarded
+from interfaces.cli._prefect import run_flow
+from permem.errors import BadInput
+
+__all__ = ["backup", "erase_backups_command", "restore"]
+
+
+@guarded
+def backup(
+    tenant: Annotated[
+        list[str] | None, typer.Option("--tenant", help="Only this tenant (repeatable).")
+    ] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Back up the system of record: one file per tenant, each subject under its own key."""
+    from flows.backup import BackupParams
+    from flows.backup import backup as backup_flow
+
+    report = run_flow(backup_flow, BackupParams(tenants=tenant or None))
+    if as_json:
+        typer.echo(json.dumps(report, ensure_ascii=False, default=str))
+        return
+    for made in report.get("backups", []):
+        typer.echo(
+            f"{made['tenant']}: {made['records']} records of {made['subjects']} subjects -> "
+            f"{made['path']}"
+        )
+
+
+@guarded
+def erase_backups_command(
+    retention_days: Annotated[
+        float, typer.Option("--retention-days", help="Drop backups older than this.")
+    ] = 30,
+    as_json: JsonFlag = False,
+) -> None:
+    """Re-key backups without erased data, drop expired ones, prove nothing erased is
+    readable; exit 1 on residue."""
+    from flows.backup import EraseBackupsParams
+    from flows.backup import erase_backups as erase_flow
+
+    report = run_flow(erase_flow, EraseBackupsParams(retention_days=retention_days))
+    typer.echo(
+        json.dumps(report, ensure_ascii=False, default=str)
+        if as_json
+        else "backups: nothing erased is readable"
+    )
+
+
+@guarded
+def restore(
+    path: Annotated[Path, typer.Argument(help="A backup file (.pmbk).")],
+    actor: Annotated[str, typer.Option("--by", help="Who restores (reported).")] = "permem",
+    as_json: JsonFlag = False,
+) -> None:
+    """Insert the rows of a backup the database lacks; erased and shredded data stay gone."""
+    from permem.backup import restore_backup
+
+    if not path.is_file():
+        raise BadInput(f"backup file does not exist: {path}")
+    with database() as db:
+        result = restore_backup(db, path, actor=actor)
+    typer.echo(
+        json.dumps(result.as_json(), default=str)
+        if as_json
+        else f"restored {result.restored} rows ({result.already_present} present, "
+        f"{result.skipped_erased} erased skipped, {result.shredded_blocks} blocks shredded)"
+    )

@@ -1,0 +1,116 @@
+"""Erasure and legal holds: forget and verify-erasure (Prefect flows), hold and release."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+from interfaces.cli._common import JsonFlag, TenantOpt, database, guarded, now, parse_uuid
+from interfaces.cli._prefect import run_flow
+
+__all__ = ["forget", "hold", "release", "verify_erasure"]
+
+
+def _os_user() -> str:
+    """Who runs this command, for the audit trail: the login name, else `cli`."""
+    try:
+        import getpass
+
+        return getpass.getuser() or "cli"
+    except (OSError, KeyError):
+        return "cli"
+
+
+@guarded
+def forget(
+    tenant: TenantOpt,
+    subject: Annotated[
+        str | None, typer.Option("--subject", help="Everything of this subject.")
+    ] = None,
+    source: Annotated[
+        str | None, typer.Option("--source", help="A message and all derived from it.")
+    ] = None,
+    claim: Annotated[str | None, typer.Option("--claim", help="One claim (its id).")] = None,
+    by: Annotated[
+        str | None,
+        typer.Option("--by", help="Who asks (default: the subject, else the OS user, else cli)."),
+    ] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Deletion flow: block at once, erase every derivative, verify; exit 1 on residue."""
+    from permem.forget import Target
+
+    Target.of(subject=subject, source=source, claim=claim)  # one-line errors before Prefect
+    # FORMATS.md's contract has no --by: a request without one is recorded as the subject's,
+    # or as the operating-system user's who ran the command.
+    actor = by or subject or _os_user()
+    from flows.forget import ForgetParams
+    from flows.forget import forget as forget_flow
+
+    params = ForgetParams(
+        tenant=tenant, subject=subject, source=source, claim=claim, requested_by=actor
+    )
+    report = run_flow(forget_flow, params)
+    if as_json:
+        typer.echo(json.dumps(report, ensure_ascii=False, default=str))
+        return
+    blocked, verified = report["blocked"], report["verified"]
+    typer.echo(
+        f"forget {blocked['request_id']}: {blocked['memories']} claims blocked, "
+        f"{sum(report['erased']['rows_deleted'].values())} rows and "
+        f"{report['erased']['files_deleted']} files erased, {verified['verified']} ledger "
+        f"entries verified, {verified['held']} held"
+    )
+
+
+@guarded
+def verify_erasure(as_json: JsonFlag = False) -> None:
+    """Look for every erased record in every store; exit 1 on residue."""
+    from flows.verify_erasure import VerifyErasureParams
+    from flows.verify_erasure import verify_erasure as verify_flow
+
+    report = run_flow(verify_flow, VerifyErasureParams())
+    if as_json:
+        typer.echo(json.dumps(report, ensure_ascii=False, default=str))
+        return
+    for tenant, found in sorted(report["tenants"].items()):
+        typer.echo(f"{tenant}: {found['verified']} verified, {found['held']} held, no residue")
+
+
+@guarded
+def hold(
+    tenant: TenantOpt,
+    reason: Annotated[str, typer.Option("--reason", help="Why (recorded).")],
+    by: Annotated[str, typer.Option("--by", help="Who places the hold (recorded).")],
+    subject: Annotated[str | None, typer.Option("--subject", help="Hold a subject.")] = None,
+    source: Annotated[str | None, typer.Option("--source", help="Hold a message.")] = None,
+    claim: Annotated[str | None, typer.Option("--claim", help="Hold one claim.")] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Place a legal hold: covered records may be blocked but are not erased until release."""
+    from permem import holds
+
+    with database() as db:
+        placed = holds.place(
+            db, tenant, subject=subject, claim=parse_uuid(claim, "--claim") if claim else None,
+            source=source, reason=reason, by=by, now=now(),
+        )  # fmt: skip
+    typer.echo(json.dumps(placed.as_json()) if as_json else f"hold {placed.id}")
+
+
+@guarded
+def release(
+    tenant: TenantOpt,
+    hold_id: Annotated[str, typer.Option("--hold", help="The hold id.")],
+    by: Annotated[str, typer.Option("--by", help="Who releases it (recorded).")],
+    as_json: JsonFlag = False,
+) -> None:
+    """Release a legal hold; the next erase run (forget, verify-erasure) completes erasure."""
+    from permem import holds
+
+    hid = parse_uuid(hold_id, "--hold")
+    with database() as db:
+        ended = holds.release(db, tenant, hid, by=by, now=now())
+    typer.echo(json.dumps(ended.as_json()) if as_json else f"hold {ended.id} released")

@@ -1,3 +1,0 @@
-from permem.cli import main
-
-main()
