@@ -50,7 +50,6 @@ _CONSIDERED = re.compile(
     r"playing)\s+with|\b(?:mulling|weighing\s+up|debating\s+(?:whether|if)|on\s+the\s+fence\s+about)\b|"
     # Said without a subject: "toying with the idea of moving to Bologna, we'll see".
     r"^\s*(?:(?:still|kind\s+of|sort\s+of|been)\s+)?(?:toying|flirting|playing)\s+with\s+the\s+idea\b|"
-    r"^\s*(?:(?:still|kind\s+of|sort\s+of|been)\s+)?(?:thinking\s+(?:of|about)|considering)\s+\w+ing\b|"
     r"\b(?:was|were)\s+(?:this|so|that)\s+close\s+to\b|"
     # Undecided: "nothing decided yet", "I said I'd think about it", "it's on the cards".
     r"\b(?:nothing|not)\s+(?:decided|settled|final|definite)\b|\bhaven't\s+decided\b|"
