@@ -81,16 +81,12 @@ def apply_retractions(
         for row in rows
         if row[0] not in retracting and row[6] not in speaking and str(row[0]) not in taken
     ]
+    # Each sibling goes with the retraction that took back a claim of its message.
+    message_of = {row[0]: row[6] for row in rows}
+    by_message = {message_of[old]: new for old, new in replaced.items()}
     for memory_id in with_siblings(set(replaced), spans) - set(replaced):
-        message = next(row[6] for row in rows if row[0] == memory_id)
-        by = next((new for old, new in replaced.items() if _message_of(rows, old) == message), None)
-        if by is not None:
-            replaced[memory_id] = by
+        replaced[memory_id] = by_message[message_of[memory_id]]
     mark_superseded(conn, tenant, replaced, superseded, why="retracted by")
-
-
-def _message_of(rows: Sequence[Any], memory_id: uuid.UUID) -> str | None:
-    return next((row[6] for row in rows if row[0] == memory_id), None)
 
 
 TopicKey = tuple[str, str, str]
