@@ -1,137 +1,34 @@
-"""The LanceDB vector index of accepted memory claims: derived, rebuildable, erasable.
-
-PostgreSQL is the system of record; this index holds one row per claim (its id, the columns
-recall filters on, and the claim's embedding), never the claim text. Searches are always bound
-to one tenant and one subject, filtered *before* the vector comparison and exact: with a
-selective prefilter, ANN indexes silently return too few rows (DESIGN.md, "LanceDB search").
-
-Erasure is physical: a LanceDB delete only hides rows, and old table versions, partly deleted
-data files and scalar index pages keep the values. `VectorIndex.erase` rewrites all three and
-`files_containing` proves the result by reading every file of the table.
-
-LanceDB is opened on first use, in the process that uses it: a process forked after the parent
-opened LanceDB hangs, so start workers with `spawn` and build the index inside them.
-"""
+"""The LanceDB table of `IndexRow`s: opening, writing, physical erasure, search, and its files."""
 
 from __future__ import annotations
 
 import os
 import urllib.parse
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
-from datetime import datetime, timedelta
+from collections.abc import Sequence
+from datetime import timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Final, cast
+from typing import TYPE_CHECKING, cast
 
-import lance.file
 import numpy as np
 import pyarrow as pa  # type: ignore[import-untyped]
-import pyarrow.compute as pc  # type: ignore[import-untyped]
 from numpy.typing import NDArray
 
 from permem.errors import BadInput, ConfigurationError
-from permem.records import UserMemory
+from permem.stores.vectors._files import file_contains, file_holds_values
+from permem.stores.vectors._rows import (
+    _TEXT_COLUMNS,
+    EMBEDDER_KEY,
+    SCALAR_INDEXES,
+    IndexRow,
+    _chunks,
+    _describe,
+    _in_list,
+    index_schema,
+    sql_string,
+)
 
 if TYPE_CHECKING:
     from lancedb.table import LanceTable
-
-__all__ = ["IndexRow", "VectorIndex", "file_contains", "sql_string"]
-
-# Scalar indexes that make the tenant + subject prefilter fast (DESIGN.md, "LanceDB search"):
-# BTree for high-cardinality columns, Bitmap for the few-valued ones.
-SCALAR_INDEXES: Final = (
-    ("id", "BTree"),
-    ("subject", "BTree"),
-    ("tenant", "Bitmap"),
-    ("status", "Bitmap"),
-    ("scope", "Bitmap"),
-    ("purpose", "Bitmap"),
-)
-EMBEDDER_KEY: Final = b"permem.embedder"
-# Ids per SQL `IN (...)` list: keeps each statement small for large erasures.
-CHUNK: Final = 1000
-_TEXT_COLUMNS: Final = ("tenant", "subject", "scope", "purpose", "status", "kind", "sensitivity")
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class IndexRow:
-    """One claim as the vector index stores it: filter columns and the claim's embedding.
-
-    Times are timezone-aware (stored as UTC). Compared by identity: the vector is an array.
-    """
-
-    id: str
-    tenant: str
-    subject: str
-    scope: str
-    purpose: str
-    status: str
-    kind: str
-    sensitivity: str
-    valid_from: datetime
-    valid_until: datetime | None
-    vector: NDArray[np.float32]
-
-    def __post_init__(self) -> None:
-        for name in ("id", "tenant", "subject", "scope", "purpose", "status"):
-            if not getattr(self, name):
-                raise BadInput(f"IndexRow.{name} must not be empty")
-        for stamp in (self.valid_from, self.valid_until):
-            if stamp is not None and stamp.tzinfo is None:
-                raise BadInput(f"IndexRow {self.id}: valid_from/valid_until must be timezone-aware")
-
-    @classmethod
-    def of(cls, memory: UserMemory, vector: NDArray[np.float32]) -> IndexRow:
-        """The index row of a stored claim and the embedding of its text."""
-        return cls(
-            id=str(memory.id),
-            tenant=memory.tenant,
-            subject=memory.subject,
-            scope=memory.scope,
-            purpose=memory.purpose,
-            status=memory.status.value,
-            kind=memory.kind.value,
-            sensitivity=memory.sensitivity.value,
-            valid_from=memory.valid_from,
-            valid_until=memory.valid_until,
-            vector=vector,
-        )
-
-
-def sql_string(value: str) -> str:
-    """`value` as a SQL string literal for a LanceDB filter (quotes doubled, never interpreted)."""
-    return "'" + value.replace("'", "''") + "'"
-
-
-def _in_list(column: str, values: Sequence[str]) -> str:
-    return f"{column} IN ({', '.join(sql_string(v) for v in values)})"
-
-
-def _chunks(values: Iterable[str]) -> Iterator[list[str]]:
-    unique = list(dict.fromkeys(values))
-    for start in range(0, len(unique), CHUNK):
-        yield unique[start : start + CHUNK]
-
-
-def index_schema(dimension: int, embedder: str | None = None) -> pa.Schema:
-    """The table's Arrow schema; `embedder` (an `Embedder.name`) is kept as schema metadata."""
-    stamp = pa.timestamp("us", tz="UTC")
-    return pa.schema(
-        [pa.field("id", pa.string(), nullable=False)]
-        + [pa.field(name, pa.string(), nullable=False) for name in _TEXT_COLUMNS]
-        + [
-            pa.field("valid_from", stamp, nullable=False),
-            pa.field("valid_until", stamp, nullable=True),
-            pa.field("vector", pa.list_(pa.float32(), dimension), nullable=False),
-        ],
-        metadata={EMBEDDER_KEY: embedder.encode()} if embedder else None,
-    )
-
-
-def _describe(field: pa.Field | None) -> str:
-    if field is None:
-        return "no such column"
-    return f"{field.type}{'' if field.nullable else ' not null'}"
 
 
 class VectorIndex:
@@ -432,104 +329,3 @@ class VectorIndex:
             if hit:
                 found.append(path)
         return found
-
-
-def file_holds_values(path: Path | str, values: Sequence[str]) -> bool:
-    """Whether any string value in the Lance file at `path` equals one of `values` exactly.
-
-    The fast check for ids and names (one vectorized set lookup per column), read with the
-    Lance file reader like `file_contains`.
-    """
-    schema = lance.file.LanceFileReader(str(path)).metadata().schema
-    columns = [field.name for field in schema if _holds_text(field.type)]
-    if not columns or not values:
-        return False
-    wanted = pa.array(sorted(set(values)), pa.large_string())
-    table = lance.file.LanceFileReader(str(path), columns=columns).read_all().to_table()
-    for column in table.columns:
-        for leaf in _leaves(column.combine_chunks()):
-            kind = leaf.type
-            if not (pa.types.is_string(kind) or pa.types.is_large_string(kind)
-                    or pa.types.is_string_view(kind)):  # fmt: skip
-                continue
-            if pc.any(pc.is_in(leaf.cast(pa.large_string()), value_set=wanted)).as_py():
-                return True
-    return False
-
-
-def file_contains(path: Path | str, needles: Sequence[str]) -> bool:
-    """Whether any string (or binary) value in the Lance file at `path` contains a needle.
-
-    Reads the file's text-bearing columns with `lance.file.LanceFileReader`: strings are
-    compressed on disk, so searching the raw bytes proves nothing. Nested columns are searched
-    to their leaves; numeric columns (the vectors) are skipped.
-    """
-    schema = lance.file.LanceFileReader(str(path)).metadata().schema
-    columns = [field.name for field in schema if _holds_text(field.type)]
-    if not columns:
-        return False
-    table = lance.file.LanceFileReader(str(path), columns=columns).read_all().to_table()
-    return any(
-        _array_contains(leaf, needle)
-        for column in table.columns
-        for leaf in _leaves(column.combine_chunks())
-        for needle in needles
-    )
-
-
-def _holds_text(kind: pa.DataType) -> bool:
-    if pa.types.is_dictionary(kind):
-        return _holds_text(kind.value_type)
-    if pa.types.is_nested(kind):
-        return any(_holds_text(kind.field(i).type) for i in range(kind.num_fields))
-    return bool(
-        pa.types.is_string(kind)
-        or pa.types.is_large_string(kind)
-        or pa.types.is_string_view(kind)
-        or pa.types.is_binary(kind)
-        or pa.types.is_large_binary(kind)
-        or pa.types.is_binary_view(kind)
-        or pa.types.is_fixed_size_binary(kind)
-    )
-
-
-def _leaves(array: pa.Array) -> Iterator[pa.Array]:
-    kind = array.type
-    if pa.types.is_dictionary(kind):
-        yield from _leaves(array.dictionary_decode())
-    elif pa.types.is_struct(kind):
-        for index in range(kind.num_fields):
-            yield from _leaves(array.field(index))
-    elif (
-        pa.types.is_list(kind)
-        or pa.types.is_large_list(kind)
-        or pa.types.is_fixed_size_list(kind)
-        or pa.types.is_list_view(kind)
-        or pa.types.is_large_list_view(kind)
-    ):
-        yield from _leaves(array.flatten())
-    elif pa.types.is_map(kind):
-        yield from _leaves(array.keys)
-        yield from _leaves(array.items)
-    else:
-        yield array
-
-
-def _array_contains(array: pa.Array, needle: str) -> bool:
-    kind = array.type
-    if pa.types.is_string_view(kind) or pa.types.is_binary_view(kind):
-        array = array.cast(
-            pa.large_string() if pa.types.is_string_view(kind) else pa.large_binary()
-        )
-        kind = array.type
-    if not (
-        pa.types.is_string(kind)
-        or pa.types.is_large_string(kind)
-        or pa.types.is_binary(kind)
-        or pa.types.is_large_binary(kind)
-        or pa.types.is_fixed_size_binary(kind)
-    ):
-        return False
-    if pa.types.is_fixed_size_binary(kind):
-        array = array.cast(pa.binary())
-    return bool(pc.any(pc.match_substring(array, needle)).as_py())
