@@ -1,0 +1,192 @@
+"""The stages of the nightly run (`permem.nightly.run`), as plain functions of the small
+`Settings`: each looks up the heavy objects in `permem.runtime`. The Prefect flow wraps the same
+functions as tasks. `analyze_stage` runs extract, classify, redact and gate over one partition
+of a batch (`partition`), and `merge` puts the partitions' proposals back in batch order.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+import uuid
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from permem import batch_quarantine, pipeline
+from permem.batch_quarantine import Loaded
+from permem.errors import CheckFailed
+from permem.extraction import Candidate
+from permem.indexing import IndexResult, index_pending, sync_status
+from permem.logs import LogBatch
+from permem.pipeline import Prepared, Proposal
+from permem.quality import BatchValidation
+from permem.records import Message, Status
+from permem.runtime import analyzers, runtime
+from permem.settings import Settings
+
+STAGES = ("prepare", "extract", "classify", "redact", "gate", "validate", "load", "index")
+# With more than one worker these four run as one `analyze` call per partition of a batch.
+ANALYZED = ("extract", "classify", "redact", "gate")
+# After the last batch: scalar indexes of the vector index brought up to date once per run.
+FINAL_STAGE = "optimize_index"
+
+
+class BatchRejected(CheckFailed):
+    """Great Expectations found a systemic failure in a batch (`permem.quality`): none of its
+    claims is loaded; the run records its messages as processed and quarantined (see
+    `permem.batch_quarantine.hold_back`) and fails, and the next run moves past them."""
+
+    def __init__(self, batch: int, validation: BatchValidation) -> None:
+        reasons = validation.systemic or validation.failures
+        first = reasons[0] if reasons else "see the validation result"
+        super().__init__(
+            f"batch {batch} failed validation and was not loaded "
+            f"(its messages are quarantined): {first}"
+        )
+        self.validation = validation
+
+
+def prepare_stage(settings: Settings, batch: LogBatch) -> Prepared:
+    return pipeline.prepare(runtime(settings).db, batch)
+
+
+def extract_stage(settings: Settings, prepared: Prepared) -> list[Candidate]:
+    return pipeline.extract(runtime(settings).extractor, prepared)
+
+
+def classify_stage(settings: Settings, candidates: list[Candidate]) -> list[Proposal]:
+    return pipeline.classify_all(candidates)
+
+
+def redact_stage(settings: Settings, proposals: list[Proposal]) -> list[Proposal]:
+    return pipeline.redact(runtime(settings).redactor, proposals)
+
+
+def gate_stage(settings: Settings, prepared: Prepared, proposals: list[Proposal]) -> list[Proposal]:
+    return pipeline.gate(prepared, proposals, session_ttl=settings.session_ttl)
+
+
+def validate_stage(
+    settings: Settings, prepared: Prepared, proposals: list[Proposal]
+) -> BatchValidation:
+    """Validate the batch's claims; raise `BatchRejected` only on a systemic failure (rows that
+    failed a row-level expectation are named in `set_aside` and dropped before the load)."""
+    validation = pipeline.validate(prepared, proposals)
+    if not validation.loadable:
+        raise BatchRejected(prepared.batch, validation)
+    return validation
+
+
+def load_stage(
+    settings: Settings, prepared: Prepared, proposals: list[Proposal], batch_id: uuid.UUID
+) -> Loaded:
+    """One transaction for the batch; if PostgreSQL refuses a value, the refused messages are
+    quarantined and the rest is loaded (`permem.batch_quarantine.load_isolating`)."""
+    return batch_quarantine.load_isolating(runtime(settings).db, prepared, proposals, batch_id)
+
+
+def index_stage(settings: Settings, tenants: list[str], superseded: list[str]) -> IndexResult:
+    started = time.perf_counter()
+    rt = runtime(settings)
+    result = index_pending(rt.db, rt.index, rt.embedder, tenants=tenants)
+    # Rows that are not in the index are left alone by the update.
+    result.status_synced = sync_status(rt.index, [(i, Status.SUPERSEDED.value) for i in superseded])
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def optimize_index_stage(settings: Settings) -> None:
+    runtime(settings).index.ensure_scalar_indexes()
+
+
+@dataclass
+class Analysis:
+    """One partition of a batch through extract, classify, redact and gate."""
+
+    proposals: list[Proposal]
+    candidates: int
+    seconds: dict[str, float]
+
+
+def partition(prepared: Prepared, parts: int) -> list[Prepared]:
+    """The batch's messages split into at most `parts` non-empty partitions, in batch order.
+
+    A message goes to the partition that a stable hash of its (tenant, account) names, so a
+    subject's messages stay together whatever the process. Each partition carries only what
+    the analysis needs: its messages and the state of their tenants.
+    """
+    grouped: list[list[Message]] = [[] for _ in range(parts)]
+    for message in prepared.messages:
+        key = f"{message.tenant}\x1f{message.account}".encode()
+        digest = hashlib.blake2b(key, digest_size=8).digest()
+        grouped[int.from_bytes(digest, "big") % parts].append(message)
+    return [
+        Prepared(
+            batch=prepared.batch,
+            messages=messages,
+            record_only=[],
+            quarantined=[],
+            tenants={t: prepared.tenants[t] for t in sorted({m.tenant for m in messages})},
+            counts=Counter(),
+        )
+        for messages in grouped
+        if messages
+    ]
+
+
+def analyze_stage(settings: Settings, prepared: Prepared) -> Analysis:
+    """Extract, classify, redact and gate one partition, in any process.
+
+    The extractor and redactor are this process's (built from `settings` on first use; no
+    store is opened). The parses stay here: a spaCy `Doc` pickles with its whole vocabulary,
+    and nothing after the gate reads it.
+    """
+    extractor, redactor = analyzers(settings)
+    seconds: dict[str, float] = {}
+    started = time.perf_counter()
+    candidates = pipeline.extract(extractor, prepared)
+    seconds["extract"] = time.perf_counter() - started
+    started = time.perf_counter()
+    proposals = pipeline.classify_all(candidates)
+    seconds["classify"] = time.perf_counter() - started
+    started = time.perf_counter()
+    proposals = pipeline.redact(redactor, proposals)
+    seconds["redact"] = time.perf_counter() - started
+    started = time.perf_counter()
+    proposals = pipeline.gate(prepared, proposals, session_ttl=settings.session_ttl)
+    seconds["gate"] = time.perf_counter() - started
+    for proposal in proposals:
+        proposal.candidate = replace(proposal.candidate, doc=None)
+    return Analysis(proposals, len(candidates), seconds)
+
+
+def analyze_partitions_stage(settings: Settings, partitions: list[Prepared]) -> list[Analysis]:
+    """`analyze_stage` over each partition in turn, in this process (the flow fans them out)."""
+    return [analyze_stage(settings, part) for part in partitions]
+
+
+def merge(prepared: Prepared, analyses: list[Analysis]) -> list[Proposal]:
+    """The partitions' proposals as one list in the batch's message order (a message's own
+    proposals keep the extractor's order: they all come from one partition)."""
+    position = {(m.tenant, m.message_id): i for i, m in enumerate(prepared.messages)}
+    proposals = [p for analysis in analyses for p in analysis.proposals]
+    return sorted(
+        proposals,
+        key=lambda p: position[(p.candidate.message.tenant, p.candidate.message.message_id)],
+    )
+
+
+DIRECT_STAGES: Mapping[str, Callable[..., Any]] = {
+    "optimize_index": optimize_index_stage,
+    "prepare": prepare_stage,
+    "extract": extract_stage,
+    "classify": classify_stage,
+    "redact": redact_stage,
+    "gate": gate_stage,
+    "validate": validate_stage,
+    "load": load_stage,
+    "index": index_stage,
+    "analyze": analyze_partitions_stage,
+}
