@@ -1,5 +1,6 @@
 """What the benchmarks share: the server, a fresh database per run, a child process per run,
-the facts of the machine, the code and the server for the results header, and the results file.
+the facts of the machine, the code and the server for the results header, the results file, and
+the readers of the evaluation data.
 
 The benchmarks are scripts (`python benchmarks/nightly.py`), so this module is imported as a
 sibling (`import harness`): the script's folder is first on `sys.path`, also in spawned
@@ -8,9 +9,11 @@ children.
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
 import platform
+import re
 import resource
 import shutil
 import subprocess
@@ -31,7 +34,9 @@ __all__ = [
     "header",
     "in_child",
     "load_average",
+    "log_files",
     "peak_rss_mb",
+    "read_jsonl",
     "rss_mb",
     "server_facts",
     "tree_rss_mb",
@@ -234,3 +239,17 @@ class Results:
     @property
     def text(self) -> str:
         return "".join(self.parts)
+
+
+# --- the evaluation data -----------------------------------------------------------------------
+
+
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
+    """Every line of a JSON Lines file, blank lines skipped."""
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+def log_files(folder: Path) -> list[Path]:
+    """`logs.jsonl` or `logs-NN.jsonl`, in name order; never the folder (its other files are
+    not log lines)."""
+    return sorted(p for p in folder.glob("logs*.jsonl") if re.fullmatch(r"logs(-\d+)?", p.stem))
