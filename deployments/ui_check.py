@@ -24,7 +24,6 @@ forgotten again.
 from __future__ import annotations
 
 import argparse
-import base64
 import json
 import os
 import shutil
@@ -35,16 +34,26 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from pathlib import Path
 from types import FrameType
-from typing import IO, Any
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the repo root: permem/
 
 from permem.errors import CheckFailed, ConfigurationError  # noqa: E402
+
+from ui_browser import VIEWPORT, Browser  # noqa: E402
+from ui_processes import (  # noqa: E402
+    Processes,
+    _embedded_postgres,
+    _processes,
+    _say,
+    strays,
+)
+
+__all__ = ["VIEWPORT", "check", "main", "strays"]
 
 SAMPLE_LOG = ROOT / "examples" / "sample-log.jsonl"
 DEFAULT_SCREENSHOT = ROOT / "docs" / "prefect-ui.png"
@@ -53,28 +62,6 @@ FORGET = "forget/on-demand"
 # The connection to an existing database is the only part of the caller's permem settings the
 # check uses; every other store lives in its own PERMEM_HOME.
 PASSED_THROUGH = ("PERMEM_DATABASE_URL", "PERMEM_APP_ROLE", "PERMEM_APP_PASSWORD")
-VIEWPORT = (1280, 800)
-STARTED = time.monotonic()
-SETTLED = 1.5  # seconds a page must look the same before its screenshot is taken
-# As the machine notes start it: without the background-networking flags Chromium keeps calling
-# Google's hosts, which this closed network refuses.
-CHROMIUM_FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--hide-scrollbars",
-    "--mute-audio",
-    "--force-device-scale-factor=1",
-    # The run graph is WebGL; with no GPU, say so instead of relying on a deprecated fallback.
-    "--enable-unsafe-swiftshader",
-    f"--window-size={VIEWPORT[0]},{VIEWPORT[1]}",
-    "--remote-debugging-port=0",  # on 127.0.0.1; the port is read from DevToolsActivePort
-)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -109,10 +96,6 @@ def main(argv: list[str] | None = None) -> int:
         f"{args.screenshot} ({args.screenshot.stat().st_size // 1024} KB)"
     )
     return 0
-
-
-def _say(message: str) -> None:
-    print(f"ui_check: [{time.monotonic() - STARTED:3.0f} s] {message}", flush=True)
 
 
 def _stop_on_signal(signum: int, frame: FrameType | None) -> None:
@@ -207,123 +190,6 @@ def _prefect() -> str:
     return str(beside) if beside.exists() else shutil.which("prefect") or "prefect"
 
 
-@contextmanager
-def _embedded_postgres(home: Path) -> Iterator[None]:
-    """Start the embedded PostgreSQL of `home` and hold it, so the flow runs join one server
-    (each would otherwise start and stop its own); stop it at the end."""
-    from permem.settings import Settings
-    from permem.stores.embedded import start_embedded, stop_embedded
-
-    pgdata = Settings(home=home).embedded_pgdata
-    start_embedded(pgdata)
-    try:
-        yield
-    finally:
-        try:
-            stop_embedded(pgdata)
-        except Exception:  # pgserver raises bare psutil and subprocess errors
-            pass
-        # A flow run that was killed still holds a handle, so the server may outlive the call.
-        pidfile = pgdata / "postmaster.pid"
-        if pidfile.exists():
-            pid = int(pidfile.read_text().split()[0])
-            _signal(pid, signal.SIGINT)  # PostgreSQL's fast shutdown
-            _wait_gone(pid, 30)
-
-
-class Processes:
-    """Child processes, each in a session of its own, stopped in the reverse order of start."""
-
-    def __init__(self, workdir: Path, env: dict[str, str]) -> None:
-        self.workdir = workdir
-        self.env = env
-        self.started: list[tuple[subprocess.Popen[bytes], IO[bytes]]] = []
-
-    def start(self, name: str, argv: list[str]) -> subprocess.Popen[bytes]:
-        log = (self.workdir / f"{name}.log").open("wb")
-        process = subprocess.Popen(
-            argv, env=self.env, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=log,
-            stderr=subprocess.STDOUT, start_new_session=True,
-        )  # fmt: skip
-        self.started.append((process, log))
-        return process
-
-    def check_alive(self, process: subprocess.Popen[bytes]) -> None:
-        """Raise `CheckFailed` with the last line of its log if `process` has exited."""
-        if process.poll() is None:
-            return
-        log = next(log for p, log in self.started if p is process)
-        lines = Path(log.name).read_text(errors="replace").strip().splitlines()
-        raise CheckFailed(
-            f"{Path(log.name).stem} exited with code {process.returncode}: "
-            f"{lines[-1] if lines else 'no output'} (log: {log.name})"
-        )
-
-    def stop_all(self) -> None:
-        for process, log in reversed(self.started):
-            _stop_group(process)
-            log.close()
-        # Whatever escaped its group (a flow run in a session of its own) still carries the
-        # check's PREFECT_HOME.
-        left = strays(Path(self.env["PREFECT_HOME"]))
-        for pid in left:
-            _signal(pid, signal.SIGKILL)
-        if left:
-            _say(f"killed {len(left)} process(es) left behind: {left}")
-
-
-@contextmanager
-def _processes(workdir: Path, env: dict[str, str]) -> Iterator[Processes]:
-    workdir.mkdir(parents=True, exist_ok=True)
-    processes = Processes(workdir, env)
-    try:
-        yield processes
-    finally:
-        processes.stop_all()
-
-
-def _stop_group(process: subprocess.Popen[bytes], grace: float = 30) -> None:
-    """SIGTERM to the process's group (serve pauses its deployments through the API, so the
-    server must still be up), SIGKILL to whatever is left after `grace` seconds."""
-    _signal(process.pid, signal.SIGTERM, group=True)
-    try:
-        process.wait(timeout=grace)
-    except subprocess.TimeoutExpired:
-        pass
-    _signal(process.pid, signal.SIGKILL, group=True)
-    process.wait()
-
-
-def _signal(pid: int, signum: int, group: bool = False) -> None:
-    try:
-        os.killpg(pid, signum) if group else os.kill(pid, signum)
-    except (ProcessLookupError, PermissionError):
-        pass
-
-
-def _wait_gone(pid: int, timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
-        time.sleep(0.2)
-
-
-def strays(prefect_home: Path) -> list[int]:
-    """Processes other than this one whose PREFECT_HOME starts with `prefect_home` (Linux:
-    read from /proc)."""
-    marker = f"PREFECT_HOME={prefect_home}".encode()
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit() or int(entry.name) == os.getpid():
-            continue
-        try:
-            environ = (entry / "environ").read_bytes()
-        except OSError:  # gone meanwhile, or not ours to read
-            continue
-        if any(v.startswith(marker) for v in environ.split(b"\0")):
-            found.append(int(entry.name))
-    return found
-
-
 def _get(url: str, timeout: float = 2) -> bytes:
     # No proxy: everything the check talks to is on 127.0.0.1.
     opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
@@ -383,134 +249,6 @@ def _run(
     if not run.state.is_completed():
         raise CheckFailed(f"{name} run {run.name} ended {run.state.name}: {run.state.message}")
     return run
-
-
-class Browser:
-    """Headless Chromium, driven over the DevTools protocol (a websocket on 127.0.0.1)."""
-
-    def __init__(self, connection: Any, session: str) -> None:
-        self.connection = connection
-        self.session = session
-        self.calls = 0
-
-    @classmethod
-    def start(cls, processes: Processes, chromium: str, profile: Path) -> Browser:
-        from websockets.sync.client import connect
-
-        active_port = profile / "DevToolsActivePort"  # "<port>\n<browser websocket path>"
-        active_port.unlink(missing_ok=True)  # left by an earlier run in the same --workdir
-        process = processes.start(
-            "chromium", [chromium, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "about:blank"]
-        )
-        deadline = time.monotonic() + 60
-        while not active_port.exists() or len(active_port.read_text().splitlines()) < 2:
-            processes.check_alive(process)
-            if time.monotonic() > deadline:
-                raise CheckFailed("chromium did not open its DevTools port within 60 s")
-            time.sleep(0.2)
-        port, path = active_port.read_text().splitlines()[:2]
-        connection = connect(f"ws://127.0.0.1:{port}{path}", proxy=None, max_size=None)
-        browser = cls(connection, "")
-        target = browser.call("Target.createTarget", url="about:blank")["targetId"]
-        browser.session = browser.call("Target.attachToTarget", targetId=target, flatten=True)[
-            "sessionId"
-        ]
-        browser.resize(*VIEWPORT)
-        return browser
-
-    def call(self, method: str, **params: Any) -> dict[str, Any]:
-        """Send one command (to the page once attached) and return its result."""
-        self.calls += 1
-        message: dict[str, Any] = {"id": self.calls, "method": method, "params": params}
-        if self.session:
-            message["sessionId"] = self.session
-        self.connection.send(json.dumps(message))
-        while True:  # events arrive in between; they are not needed
-            reply = json.loads(self.connection.recv(timeout=60))
-            if reply.get("id") == self.calls:
-                if "error" in reply:
-                    raise CheckFailed(f"chromium: {method} failed: {reply['error']}")
-                return dict(reply["result"])
-
-    def evaluate(self, expression: str) -> Any:
-        found = self.call(
-            "Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True
-        )
-        if "exceptionDetails" in found:
-            raise CheckFailed(f"chromium: {expression[:60]}: {found['exceptionDetails']['text']}")
-        return found["result"].get("value")
-
-    def _holds(self, expression: str) -> bool:
-        try:
-            return bool(self.evaluate(expression))
-        except CheckFailed:  # the new page is still being swapped in
-            return False
-
-    def resize(self, width: int, height: int) -> None:
-        self.call(
-            "Emulation.setDeviceMetricsOverride",
-            width=width, height=height, deviceScaleFactor=1, mobile=False,
-        )  # fmt: skip
-
-    def show(
-        self, url: str, expected: list[str], height: int = VIEWPORT[1], timeout: float = 60
-    ) -> bytes:
-        """Open `url`, wait until its text holds every string of `expected` and it looks the
-        same for `SETTLED` seconds; return a PNG of it, `height` pixels tall."""
-        self.resize(VIEWPORT[0], height)
-        navigated = self.call("Page.navigate", url=url)
-        if navigated.get("errorText"):
-            raise CheckFailed(f"chromium could not open {url}: {navigated['errorText']}")
-        deadline = time.monotonic() + timeout
-        text, shot, same_since = "", "", time.monotonic()
-        while True:
-            # The text says the data has arrived; the run graph and the charts are drawn on
-            # canvases after it, so the pixels must stop changing too.
-            try:
-                text = self.evaluate("document.body ? document.body.innerText : ''") or ""
-                missing = [e for e in expected if e not in text]
-                latest = "" if missing else self.call("Page.captureScreenshot")["data"]
-            except CheckFailed:  # the new page is still being swapped in
-                missing, latest = expected, ""
-            now = time.monotonic()
-            if latest and latest == shot:
-                if now - same_since >= SETTLED:
-                    return base64.b64decode(shot)
-            else:
-                shot, same_since = latest, now
-            if now > deadline:
-                if shot:  # shown, but something keeps moving: take it as it is
-                    return base64.b64decode(shot)
-                shown = " ".join(text.split())[:160]
-                raise CheckFailed(
-                    f"{url} did not show {', '.join(missing)} within {timeout:.0f} s "
-                    f"(it shows: {shown!r})"
-                )
-            time.sleep(0.3)
-
-    def stack(self, pngs: list[bytes]) -> bytes:
-        """The PNGs one above the other, with a thin rule between, as one PNG."""
-        images = "".join(
-            f'<img style="display:block;margin-bottom:4px" src="data:image/png;base64,'
-            f'{base64.b64encode(png).decode()}">'
-            for png in pngs
-        )
-        page = f'<html><body style="margin:0;background:#9ca3af">{images}</body></html>'
-        self.call(
-            "Page.navigate", url=f"data:text/html;base64,{base64.b64encode(page.encode()).decode()}"
-        )
-        deadline = time.monotonic() + 30
-        ready = (
-            f"document.images.length === {len(pngs)} && "
-            "[...document.images].every(i => i.complete && i.naturalWidth > 0)"
-        )
-        while not self._holds(ready):
-            if time.monotonic() > deadline:
-                raise CheckFailed("chromium did not lay out the stacked screenshot within 30 s")
-            time.sleep(0.2)
-        height = int(self.evaluate("document.body.scrollHeight")) - 4  # no rule after the last
-        self.resize(VIEWPORT[0], height)
-        return base64.b64decode(self.call("Page.captureScreenshot", format="png")["data"])
 
 
 if __name__ == "__main__":
