@@ -1,4 +1,4 @@
-"""What every command shares: the error contract, the common options, the open/act/dispose
+"""What every command shares: the error contract, the common options, the open/act/print
 shape over the system of record, and the record table."""
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ __all__ = [
     "SubjectOpt",
     "TenantOpt",
     "claim_control",
+    "control",
     "database",
     "guarded",
     "now",
@@ -132,6 +133,20 @@ def print_records(records: list[UserMemory], as_json: bool) -> None:
     if not console.is_terminal:
         console = Console(width=160)
     console.print(table)
+
+
+def control(
+    act: Callable[[Database], R],
+    as_json: bool,
+    shown: Callable[[R], tuple[object, str]],
+    settings: Settings | None = None,
+) -> None:
+    """One control over the system of record: open it, `act`, dispose of it, then print what
+    `shown` makes of the result: its JSON form (one line) with --json, else a line for people."""
+    with database(settings) as db:
+        done = act(db)
+    data, line = shown(done)
+    typer.echo(json.dumps(data, default=str) if as_json else line)
 
 
 def claim_control(

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
+
+import typer
 
 from permem.errors import ConfigurationError
 
-__all__ = ["prefect_defaults", "quiet_prefect", "run_flow", "server_error"]
+__all__ = ["prefect_defaults", "quiet_prefect", "report_flow", "run_flow", "server_error"]
 
 
 def prefect_defaults() -> None:
@@ -53,3 +56,16 @@ def run_flow(fn: Callable[..., Any], *args: Any) -> Any:
         if error is None:
             raise
         raise error from exc
+
+
+def report_flow(
+    fn: Callable[..., Any], *args: Any, as_json: bool, lines: Callable[[Any], Iterable[str]]
+) -> None:
+    """Run a flow (`run_flow`) and print its report: as one JSON line with --json, else the
+    `lines` it makes for people."""
+    report = run_flow(fn, *args)
+    if as_json:
+        typer.echo(json.dumps(report, ensure_ascii=False, default=str))
+        return
+    for line in lines(report):
+        typer.echo(line)

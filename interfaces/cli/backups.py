@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from interfaces.cli._common import JsonFlag, database, guarded
-from interfaces.cli._prefect import run_flow
+from interfaces.cli._common import JsonFlag, control, guarded
+from interfaces.cli._prefect import report_flow
 from permem.errors import BadInput
 
 __all__ = ["backup", "erase_backups_command", "restore"]
@@ -26,15 +25,14 @@ def backup(
     from flows.backup import BackupParams
     from flows.backup import backup as backup_flow
 
-    report = run_flow(backup_flow, BackupParams(tenants=tenant or None))
-    if as_json:
-        typer.echo(json.dumps(report, ensure_ascii=False, default=str))
-        return
-    for made in report.get("backups", []):
-        typer.echo(
+    report_flow(
+        backup_flow, BackupParams(tenants=tenant or None), as_json=as_json,
+        lines=lambda report: [
             f"{made['tenant']}: {made['records']} records of {made['subjects']} subjects -> "
             f"{made['path']}"
-        )
+            for made in report.get("backups", [])
+        ],
+    )  # fmt: skip
 
 
 @guarded
@@ -49,12 +47,10 @@ def erase_backups_command(
     from flows.backup import EraseBackupsParams
     from flows.backup import erase_backups as erase_flow
 
-    report = run_flow(erase_flow, EraseBackupsParams(retention_days=retention_days))
-    typer.echo(
-        json.dumps(report, ensure_ascii=False, default=str)
-        if as_json
-        else "backups: nothing erased is readable"
-    )
+    report_flow(
+        erase_flow, EraseBackupsParams(retention_days=retention_days), as_json=as_json,
+        lines=lambda report: ["backups: nothing erased is readable"],
+    )  # fmt: skip
 
 
 @guarded
@@ -68,11 +64,12 @@ def restore(
 
     if not path.is_file():
         raise BadInput(f"backup file does not exist: {path}")
-    with database() as db:
-        result = restore_backup(db, path, actor=actor)
-    typer.echo(
-        json.dumps(result.as_json(), default=str)
-        if as_json
-        else f"restored {result.restored} rows ({result.already_present} present, "
-        f"{result.skipped_erased} erased skipped, {result.shredded_blocks} blocks shredded)"
+    control(
+        lambda db: restore_backup(db, path, actor=actor),
+        as_json,
+        lambda result: (
+            result.as_json(),
+            f"restored {result.restored} rows ({result.already_present} present, "
+            f"{result.skipped_erased} erased skipped, {result.shredded_blocks} blocks shredded)",
+        ),
     )

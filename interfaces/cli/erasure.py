@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from interfaces.cli._common import JsonFlag, TenantOpt, database, guarded, now, parse_uuid
-from interfaces.cli._prefect import run_flow
+from interfaces.cli._common import JsonFlag, TenantOpt, control, guarded, now, parse_uuid
+from interfaces.cli._prefect import report_flow
 
 __all__ = ["forget", "hold", "release", "verify_erasure"]
 
@@ -52,17 +51,17 @@ def forget(
     params = ForgetParams(
         tenant=tenant, subject=subject, source=source, claim=claim, requested_by=actor
     )
-    report = run_flow(forget_flow, params)
-    if as_json:
-        typer.echo(json.dumps(report, ensure_ascii=False, default=str))
-        return
+    report_flow(forget_flow, params, as_json=as_json, lines=_forget_lines)
+
+
+def _forget_lines(report: dict[str, Any]) -> list[str]:
     blocked, verified = report["blocked"], report["verified"]
-    typer.echo(
+    return [
         f"forget {blocked['request_id']}: {blocked['memories']} claims blocked, "
         f"{sum(report['erased']['rows_deleted'].values())} rows and "
         f"{report['erased']['files_deleted']} files erased, {verified['verified']} ledger "
         f"entries verified, {verified['held']} held"
-    )
+    ]
 
 
 @guarded
@@ -71,12 +70,13 @@ def verify_erasure(as_json: JsonFlag = False) -> None:
     from flows.verify_erasure import VerifyErasureParams
     from flows.verify_erasure import verify_erasure as verify_flow
 
-    report = run_flow(verify_flow, VerifyErasureParams())
-    if as_json:
-        typer.echo(json.dumps(report, ensure_ascii=False, default=str))
-        return
-    for tenant, found in sorted(report["tenants"].items()):
-        typer.echo(f"{tenant}: {found['verified']} verified, {found['held']} held, no residue")
+    report_flow(
+        verify_flow, VerifyErasureParams(), as_json=as_json,
+        lines=lambda report: [
+            f"{tenant}: {found['verified']} verified, {found['held']} held, no residue"
+            for tenant, found in sorted(report["tenants"].items())
+        ],
+    )  # fmt: skip
 
 
 @guarded
@@ -92,12 +92,14 @@ def hold(
     """Place a legal hold: covered records may be blocked but are not erased until release."""
     from permem import holds
 
-    with database() as db:
-        placed = holds.place(
+    control(
+        lambda db: holds.place(
             db, tenant, subject=subject, claim=parse_uuid(claim, "--claim") if claim else None,
             source=source, reason=reason, by=by, now=now(),
-        )  # fmt: skip
-    typer.echo(json.dumps(placed.as_json()) if as_json else f"hold {placed.id}")
+        ),
+        as_json,
+        lambda placed: (placed.as_json(), f"hold {placed.id}"),
+    )  # fmt: skip
 
 
 @guarded
@@ -111,6 +113,8 @@ def release(
     from permem import holds
 
     hid = parse_uuid(hold_id, "--hold")
-    with database() as db:
-        ended = holds.release(db, tenant, hid, by=by, now=now())
-    typer.echo(json.dumps(ended.as_json()) if as_json else f"hold {ended.id} released")
+    control(
+        lambda db: holds.release(db, tenant, hid, by=by, now=now()),
+        as_json,
+        lambda ended: (ended.as_json(), f"hold {ended.id} released"),
+    )

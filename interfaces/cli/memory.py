@@ -16,6 +16,7 @@ from interfaces.cli._common import (
     SubjectOpt,
     TenantOpt,
     claim_control,
+    control,
     database,
     guarded,
     now,
@@ -128,10 +129,14 @@ def feedback(
 
 
 def _pause(tenant: str, subject: str, actor: str | None, paused: bool, as_json: bool) -> None:
-    with database() as db:
-        controls.set_paused(db, tenant, subject, paused=paused, actor=actor or subject, now=now())
     state = {"tenant": tenant, "subject": subject, "paused": paused}
-    typer.echo(json.dumps(state) if as_json else f"{subject}: {'paused' if paused else 'active'}")
+    control(
+        lambda db: controls.set_paused(
+            db, tenant, subject, paused=paused, actor=actor or subject, now=now()
+        ),
+        as_json,
+        lambda _: (state, f"{subject}: {'paused' if paused else 'active'}"),
+    )
 
 
 @guarded
@@ -172,13 +177,17 @@ def grant_access(
     from permem import grants
 
     expires_at = parse_time(expires, "--expires")
-    with database() as db:
-        made = grants.grant(
+    control(
+        lambda db: grants.grant(
             db, tenant, actor=actor, subject=subject, purpose=purpose, expires_at=expires_at,
             granted_by=by, now=now(), scope=scope,
-        )  # fmt: skip
-    out = {"grant": str(made.id), "scope": made.scope, "purpose": made.purpose}
-    typer.echo(json.dumps(out) if as_json else f"grant {made.id} (scope {made.scope})")
+        ),
+        as_json,
+        lambda made: (
+            {"grant": str(made.id), "scope": made.scope, "purpose": made.purpose},
+            f"grant {made.id} (scope {made.scope})",
+        ),
+    )  # fmt: skip
 
 
 @guarded
@@ -192,10 +201,14 @@ def revoke_access(
     from permem import grants
 
     gid = parse_uuid(grant_id, "--grant")
-    with database() as db:
-        ended = grants.revoke(db, tenant, gid, revoked_by=by, now=now())
-    out = {"grant": str(ended.id), "revoked_at": str(ended.revoked_at)}
-    typer.echo(json.dumps(out) if as_json else f"grant {ended.id} revoked")
+    control(
+        lambda db: grants.revoke(db, tenant, gid, revoked_by=by, now=now()),
+        as_json,
+        lambda ended: (
+            {"grant": str(ended.id), "revoked_at": str(ended.revoked_at)},
+            f"grant {ended.id} revoked",
+        ),
+    )
 
 
 @guarded
@@ -229,10 +242,16 @@ def export(
     if fmt not in FORMATS:
         raise BadInput(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
     settings = load_settings()
-    with database(settings) as db:
-        made = export_subject(
+    control(
+        lambda db: export_subject(
             db, tenant, subject, fmt,  # type: ignore[arg-type]
             directory=settings.exports_dir, actor=actor or subject, now=now(),
-        )  # fmt: skip
-    out = {"export": str(made.id), "path": str(made.path), "records": made.records, "format": fmt}
-    typer.echo(json.dumps(out) if as_json else f"{made.records} records -> {made.path}")
+        ),
+        as_json,
+        lambda made: (
+            {"export": str(made.id), "path": str(made.path), "records": made.records,
+             "format": fmt},
+            f"{made.records} records -> {made.path}",
+        ),
+        settings,
+    )  # fmt: skip
