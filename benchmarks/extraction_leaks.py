@@ -10,18 +10,9 @@ from typing import Any
 
 from extraction_recall import _STOP
 from extraction_run import Claim, Run
+from harness import DIRECT_ENTITY_TYPES
 
-DIRECT = (
-    "PERSON",
-    "EMAIL_ADDRESS",
-    "PHONE_NUMBER",
-    "US_SSN",
-    "CREDIT_CARD",
-    "IBAN_CODE",
-    "US_DRIVER_LICENSE",
-    "IP_ADDRESS",
-    "STREET_ADDRESS",
-)
+DIRECT = DIRECT_ENTITY_TYPES
 
 
 _STREET_WORDS = frozenset(

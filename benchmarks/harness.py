@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 __all__ = [
+    "DIRECT_ENTITY_TYPES",
     "FreshDatabase",
     "Results",
     "benchmark_server",
@@ -242,6 +243,20 @@ class Results:
 
 
 # --- the evaluation data -----------------------------------------------------------------------
+
+# The entity types of presidio_synth's gold spans that are direct identifiers (the redaction and
+# extraction evaluations count leaks of these; the others are quasi-identifiers).
+DIRECT_ENTITY_TYPES = (
+    "PERSON",
+    "EMAIL_ADDRESS",
+    "PHONE_NUMBER",
+    "US_SSN",
+    "CREDIT_CARD",
+    "IBAN_CODE",
+    "US_DRIVER_LICENSE",
+    "IP_ADDRESS",
+    "STREET_ADDRESS",
+)
 
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:

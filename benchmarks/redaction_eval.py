@@ -29,23 +29,15 @@ from pathlib import Path
 from permem.nlp import load_pipeline
 from permem.redaction import Redaction, Redactor
 
+from harness import DIRECT_ENTITY_TYPES
+
 DATA = Path("/work/shared/data/eval/presidio_synth/texts.jsonl")
 CHAT_CLAIMS = [
     Path("/work/shared/data/eval/synthetic_persona_chat/gold_claims.jsonl"),
     *sorted(Path("/work/shared/data/eval/prefeval").glob("*/gold_claims.jsonl")),
 ]
 RESULTS = Path(__file__).resolve().parent / "results" / "redaction.txt"
-DIRECT = (
-    "PERSON",
-    "EMAIL_ADDRESS",
-    "PHONE_NUMBER",
-    "US_SSN",
-    "CREDIT_CARD",
-    "IBAN_CODE",
-    "US_DRIVER_LICENSE",
-    "IP_ADDRESS",
-    "STREET_ADDRESS",
-)
+DIRECT = DIRECT_ENTITY_TYPES
 
 
 def _covered(redaction: Redaction, start: int, end: int) -> bool:
