@@ -22,10 +22,13 @@ from permem.corpus import (  # noqa: F401  (importing registers the templates)
     amendments,
     boundaries,
     contexts,
+    crossings,
     exceptions,
     households,
     identifiers,
     intentions,
+    lifespans,
+    mandates,
     modality,
     pools,
     privacy,
@@ -33,6 +36,7 @@ from permem.corpus import (  # noqa: F401  (importing registers the templates)
     schedules,
     timing,
     untrusted,
+    venues,
 )
 from permem.corpus.templates import HALVES, REGISTRY, Draw, Person, Scenario, Template
 
