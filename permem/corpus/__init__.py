@@ -22,6 +22,7 @@ from permem.corpus import (  # noqa: F401  (importing registers the templates)
     amendments,
     beliefs,
     contexts,
+    crossings,
     exceptions,
     household_profiles,
     households,
@@ -29,6 +30,8 @@ from permem.corpus import (  # noqa: F401  (importing registers the templates)
     identifiers,
     intentions,
     local_days,
+    lifespans,
+    mandates,
     modality,
     old_imports,
     on_behalf,
@@ -45,6 +48,7 @@ from permem.corpus import (  # noqa: F401  (importing registers the templates)
     timing,
     untrusted,
     withdrawals,
+    venues,
 )
 from permem.corpus.templates import HALVES, REGISTRY, Draw, Person, Scenario, Template
 
