@@ -43,6 +43,7 @@ from permem.pipeline import LoadResult, Prepared, Proposal
 from permem.policy import GateOutcome
 from permem.quality import BatchValidation
 from permem.records import GateDecision, Message
+from permem.revisions import Meaning
 from permem.stores.database import Database
 
 __all__ = [
@@ -163,12 +164,16 @@ _Unit = tuple[_UnitKind, int]
 
 
 def load_isolating(
-    db: Database, prepared: Prepared, proposals: Sequence[Proposal], batch_id: uuid.UUID
+    db: Database,
+    prepared: Prepared,
+    proposals: Sequence[Proposal],
+    batch_id: uuid.UUID,
+    meaning: Meaning | None = None,
 ) -> Loaded:
     """Load the batch in one transaction; if PostgreSQL refuses a value, bisect down to the
     messages (and quarantine entries) it refuses, quarantine those and load the rest."""
     try:
-        return Loaded(pipeline.load(db, prepared, proposals, batch_id))
+        return Loaded(pipeline.load(db, prepared, proposals, batch_id, meaning))
     except Exception as error:
         if not refused_by_value(error):
             raise
@@ -201,7 +206,7 @@ def load_isolating(
 
     def attempt(units: Sequence[_Unit]) -> None:
         try:
-            _add(loaded.result, pipeline.load(db, *part_of(units), batch_id))
+            _add(loaded.result, pipeline.load(db, *part_of(units), batch_id, meaning))
         except Exception as error:
             if not refused_by_value(error):
                 raise

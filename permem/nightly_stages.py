@@ -23,6 +23,7 @@ from permem.logs import LogBatch
 from permem.pipeline import Prepared, Proposal
 from permem.quality import BatchValidation
 from permem.records import Message, Status
+from permem.revisions import meaning_for
 from permem.runtime import analyzers, runtime
 from permem.settings import Settings
 
@@ -83,8 +84,12 @@ def load_stage(
     settings: Settings, prepared: Prepared, proposals: list[Proposal], batch_id: uuid.UUID
 ) -> Loaded:
     """One transaction for the batch; if PostgreSQL refuses a value, the refused messages are
-    quarantined and the rest is loaded (`permem.batch_quarantine.load_isolating`)."""
-    return batch_quarantine.load_isolating(runtime(settings).db, prepared, proposals, batch_id)
+    quarantined and the rest is loaded (`permem.batch_quarantine.load_isolating`). A
+    retraction takes back by meaning too when the configured embedder has a calibrated
+    threshold (`permem.revisions.Meaning`)."""
+    rt = runtime(settings)
+    meaning = meaning_for(rt.embedder)
+    return batch_quarantine.load_isolating(rt.db, prepared, proposals, batch_id, meaning)
 
 
 def index_stage(settings: Settings, tenants: list[str], superseded: list[str]) -> IndexResult:

@@ -46,6 +46,7 @@ from permem.records import (
 )
 from permem.redaction import Redactor, carries_secret
 from permem.revisions import (
+    Meaning,
     Retraction,
     apply_retractions,
     mark_superseded,
@@ -363,10 +364,15 @@ def validate(prepared: Prepared, proposals: Sequence[Proposal]) -> BatchValidati
 
 
 def load(
-    db: Database, prepared: Prepared, proposals: Sequence[Proposal], batch_id: uuid.UUID
+    db: Database,
+    prepared: Prepared,
+    proposals: Sequence[Proposal],
+    batch_id: uuid.UUID,
+    meaning: Meaning | None = None,
 ) -> LoadResult:
     """Write the batch in one transaction: sources, claims (with supersession), decisions,
-    lineage and quarantine. Either all of it is committed or none."""
+    lineage and quarantine. Either all of it is committed or none. `meaning` lets a
+    retraction take back older claims by meaning as well as by words (`revisions`)."""
     superseded: list[str] = []
     result = LoadResult(0, 0, 0, 0, superseded)
     records_by_tenant: dict[str, list[UserMemory]] = defaultdict(list)
@@ -387,7 +393,8 @@ def load(
             enqueue(conn, records)
             result.memories += len(records)
             mark_superseded(conn, tenant, replaced, superseded)
-            apply_retractions(conn, tenant, _retractions(proposals, tenant), superseded)
+            retractions = _retractions(proposals, tenant)
+            apply_retractions(conn, tenant, retractions, superseded, meaning)
             add_edges(conn, _context_edges(tenant, proposals))
             decisions = decisions_by_tenant.get(tenant, [])
             copy_insert(conn, gate_decisions, decisions, skip_conflicts=True)
@@ -408,7 +415,10 @@ def _retractions(proposals: Sequence[Proposal], tenant: str) -> list[Retraction]
         candidate, outcome = p.candidate, p.outcome
         if candidate.message.tenant != tenant:
             continue
-        called_off = outcome is not None and outcome.reasons[:1] == ("plan_called_off",)
+        called_off = outcome is not None and outcome.reasons[:1] in (
+            ("plan_called_off",),
+            ("withdrawn",),
+        )
         # A pause for a while ("off caffeine until June", even one whose end the parser did
         # not place) takes nothing back for good. A change announced for a later date takes
         # nothing back now: recall replaces what it names from its start
@@ -420,15 +430,17 @@ def _retractions(proposals: Sequence[Proposal], tenant: str) -> list[Retraction]
             and p.record.valid_from <= p.record.observed_at
             and not has_bound(candidate.claim_text)
         )
+        said: str | None = None
         if Cue.RETRACTION in candidate.cues and (stored or called_off):
             # What it names, read in memory from its unredacted words and context, never
             # stored: "the Golf's gone" names the Golf where the redactor saw a name.
             named = policy.retracted_words(candidate.claim_text, candidate.context)
+            said = candidate.claim_text
         elif stored and Cue.ONE_OFF not in candidate.cues:
             named = policy.ruled_out_words(candidate.claim_text)
         else:
             continue
-        if not named:
+        if not named and said is None:
             continue
         found.append(
             Retraction(
@@ -439,6 +451,7 @@ def _retractions(proposals: Sequence[Proposal], tenant: str) -> list[Retraction]
                 message_id=candidate.message.message_id,
                 span_start=candidate.claim_start,
                 named=named,
+                said=said,
             )
         )
     return found

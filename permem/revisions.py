@@ -5,6 +5,13 @@
 names is read from its whole context in memory, never stored); `apply_retractions` then marks
 the subject's older active claims that share a content word with it (`policy.reference_words`)
 as `superseded`, one event each, in the load transaction. History is kept.
+
+A retraction that takes back a state ("I've quit caffeine", "cancelled every streaming
+subscription") also means the older claims it shares no word with ("useless before my double
+espresso", "we're a Netflix household"): under an embedder that reads meaning (`Meaning`),
+an older claim whose cosine with the retraction reaches the embedder's calibrated threshold
+(`policy.RETRACTION_MEANING`) is taken back too. The lexical embedder has no threshold: word
+overlap already is what it measures.
 """
 
 from __future__ import annotations
@@ -16,10 +23,12 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
+import numpy as np
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from permem import policy
+from permem.embedding import Embedder
 from permem.recall_choice import with_siblings
 from permem.records import Confirmation, Origin, Status, UserMemory
 from permem.stores.bulk import copy_insert
@@ -37,10 +46,38 @@ class Retraction:
     message_id: str
     span_start: int
     named: frozenset[str]
+    # What it said, with its context (in memory only, never stored), when the retraction may
+    # also name older claims by meaning; None for a claim that only rules out named words.
+    said: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Meaning:
+    """Which older claims a retraction means by meaning: cosine with what it said at or above
+    `threshold` under `embedder`."""
+
+    embedder: Embedder
+    threshold: float
+
+    def related(self, said: str, claims: Sequence[str]) -> list[bool]:
+        if not claims:
+            return []
+        vectors = self.embedder.embed([said, *claims])
+        return [bool(v >= self.threshold) for v in np.asarray(vectors[1:] @ vectors[0])]
+
+
+def meaning_for(embedder: Embedder) -> Meaning | None:
+    """The embedder's calibrated meaning check, if it has one."""
+    threshold = policy.RETRACTION_MEANING.get(embedder.name)
+    return None if threshold is None else Meaning(embedder, threshold)
 
 
 def apply_retractions(
-    conn: Connection, tenant: str, retractions: Sequence[Retraction], superseded: list[str]
+    conn: Connection,
+    tenant: str,
+    retractions: Sequence[Retraction],
+    superseded: list[str],
+    meaning: Meaning | None = None,
 ) -> None:
     """Supersede, for each retraction, the subject's older active claims in its scope (or
     global) that it names: a content word shared between the retraction with its context and
@@ -58,6 +95,7 @@ def apply_retractions(
     replaced: dict[uuid.UUID, uuid.UUID] = {}
     taken = set(superseded)
     for retraction in sorted(retractions, key=lambda r: (r.observed_at, str(r.id))):
+        unnamed: list[tuple[uuid.UUID, str]] = []
         for memory_id, subject, scope, claim, evidence, observed_at, source, end, _ in rows:
             said_before = observed_at < retraction.observed_at or (
                 source == retraction.message_id and (end or 0) <= retraction.span_start
@@ -69,10 +107,18 @@ def apply_retractions(
                 or not said_before
                 or str(memory_id) in taken
                 or memory_id in replaced
-                or not retraction.named & policy.reference_words(f"{evidence or ''} {claim}")
             ):
                 continue
-            replaced[memory_id] = retraction.id
+            if retraction.named & policy.reference_words(f"{evidence or ''} {claim}"):
+                replaced[memory_id] = retraction.id
+            elif source != retraction.message_id:
+                unnamed.append((memory_id, claim))
+        if meaning is not None and retraction.said is not None:
+            for (memory_id, _), near in zip(
+                unnamed, meaning.related(retraction.said, [c for _, c in unnamed]), strict=True
+            ):
+                if near:
+                    replaced[memory_id] = retraction.id
     # The clauses said beside a retracted claim go with it, unless they take back themselves.
     retracting = {r.id for r in retractions}
     speaking = {r.message_id for r in retractions}

@@ -129,6 +129,18 @@ _ONE_MONTH = re.compile(
     rf"(?:(?P<next>next\s+month)|(?P<month>{_MONTH_RE})\b)",
     re.IGNORECASE,
 )
+# A span named by both its ends: "from Friday the 12th till Thursday the 25th", "between
+# June 3 and June 9", "from the 10th to the 24th". Each end is read by `_parse_day`.
+_RANGE = re.compile(
+    r"\b(?:from|between)\s+(?P<a>[^,.;!?]{2,40}?)\s+(?:till|until|til|to|through|thru|and)\s+"
+    r"(?P<b>[^,.;!?]{2,40}?)(?=\s*(?:[,.;!?]|$)|\s+(?:i|i'm|i'll|we|we're|we'll|so|and|but|"
+    r"while|when|at|in|for)\b)",
+    re.IGNORECASE,
+)
+_WEEKDAY_BEFORE_DATE = re.compile(
+    r"^(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day),?\s+(?:the\s+)?(?=\d)", re.IGNORECASE
+)
+_BARE_WEEKDAY = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?", re.IGNORECASE)
 _HABITUAL = re.compile(
     r"\b(?:every|each|always|usually|normally|typically|generally|whenever|"
     r"(?:mon|tues|wednes|thurs|fri|satur|sun)days)\b",
@@ -358,9 +370,55 @@ def _parse_day(phrase: str, ts: datetime) -> date | None:
     return parsed.date() if parsed is not None else None
 
 
+def _end_day(phrase: str, ts: datetime) -> date | None:
+    """A day that ends or opens a span: "Friday the 12th" is the 12th, "the 3rd" or "June 9"
+    as `_parse_day` reads them; a bare number is a day of the month."""
+    phrase = _WEEKDAY_BEFORE_DATE.sub("", phrase.strip())
+    if re.fullmatch(r"\d{1,2}(?:st|nd|rd|th)?", phrase):
+        phrase = f"the {phrase}"
+    return _parse_day(phrase, ts)
+
+
+def span(text: str, ts: datetime) -> tuple[datetime, datetime] | None:
+    """The span a text names by both ends ("from the 10th to the 24th") or as one whole month
+    ("all of next month", "throughout May"), as local [start, end), if it lies (at least
+    partly) ahead of `ts`; None otherwise. The end is read on or after the start."""
+    found = _RANGE.search(text)
+    if found is not None and not all(
+        # "from Monday to Friday" is a working week, not a span.
+        _BARE_WEEKDAY.fullmatch(found.group(end).strip())
+        for end in ("a", "b")
+    ):
+        first = _end_day(found.group("a"), ts)
+        if first is not None:
+            anchor = datetime.combine(first, time(12), tzinfo=ts.tzinfo)
+            last = _end_day(found.group("b"), anchor)
+            if last is not None and first <= last and last >= ts.date():
+                return (
+                    max(datetime.combine(first, time(0), tzinfo=ts.tzinfo), ts),
+                    _midnight_after(last, ts),
+                )
+    today = ts.date()
+    month = _ONE_MONTH.search(text)
+    if month is None:
+        return None
+    if month.group("next"):
+        start = date(today.year + (today.month == 12), today.month % 12 + 1, 1)
+    else:
+        start = _month_start(month.group("month"), today, after=False)
+    end = calendar.monthrange(start.year, start.month)[1]
+    return (
+        max(datetime.combine(start, time(0), tzinfo=ts.tzinfo), ts),
+        _midnight_after(date(start.year, start.month, end), ts),
+    )
+
+
 def has_bound(text: str) -> bool:
     """The text names when something ends or starts (cheap: patterns only)."""
-    return any(p.search(text) for p in (_UNTIL, _UNTIL_MONTH, _FOR, _FROM, _NEXT, GOVERNED))
+    return any(
+        p.search(text)
+        for p in (_UNTIL, _UNTIL_MONTH, _FOR, _FROM, _NEXT, GOVERNED, _RANGE, _ONE_MONTH)
+    )
 
 
 def starts(text: str, ts: datetime) -> datetime | None:
@@ -387,7 +445,12 @@ def resolve(text: str, ts: datetime, *, plan: bool = False, one_off: bool = Fals
 
     `plan`: the claim is a plan, so a future period named in it starts its validity.
     `one_off`: the extractor already saw a one-off cue ("for this trip only").
+    A span named by both ends, or a whole month, is the claim's validity (`span`).
     """
+    one_off = one_off or _TONIGHT.search(text) is not None
+    named = None if _HABITUAL.search(text) else span(text, ts)
+    if named is not None:
+        return Validity(valid_from=named[0], valid_until=named[1], one_off=one_off)
     valid_from = starts(text, ts) or ts
     valid_until: datetime | None = None
     if plan and valid_from == ts:

@@ -204,3 +204,64 @@ def test_a_sentence_that_opens_by_pointing_back_leans_on_the_message_before() ->
     start = second.text.index("I'm")
     found = antecedent(second, start, len(second.text), Conversations([first, second]))
     assert found is not None and found.message_id == "m1" and "14th" in found.text
+
+
+def test_a_withdrawal_takes_back_and_states_nothing_new() -> None:
+    from permem.extraction.modality import withdrawn
+
+    for text in (
+        "I got that completely wrong",
+        "disregard what I told you about the piano lessons",
+        "my mistake",
+        "forget what I wrote about Sundays",
+    ):
+        assert withdrawn(text) and retracts(text), text
+        assert all(Cue.WITHDRAWN in cues for cues in _cues(text)), text
+    # One that states the new value says more: it is a retraction, kept as a claim.
+    assert not withdrawn("forget what I said, I'm at the pool on Sundays now")
+    assert not withdrawn("I was mistaken about the date, it's the 9th")
+
+
+def test_a_new_value_set_against_the_old_is_kept_without_an_i() -> None:
+    for text in (
+        "the rent is 900 now, not 850",
+        "piano lessons are Wednesdays these days, not Fridays",
+    ):
+        (cues,) = _cues(text)
+        assert Cue.NEW_NOT_OLD in cues, text
+    assert policy.ruled_out_words("the rent is 900 now, not 850") == {"850"}
+    assert _cues("the rent is due on the 1st") == []
+
+
+def test_quantifiers_name_no_referent() -> None:
+    named = policy.retracted_words("I cancelled every gym class, the whole lot")
+    assert "every" not in named and "whole" not in named and "gym" in named
+    assert not named & policy.reference_words("I cycle to work every day")
+
+
+def test_a_span_named_by_both_ends_or_a_whole_month_bounds_the_claim() -> None:
+    from permem.temporal import resolve
+
+    local = TS.date()  # Monday 2026-05-04, zone +09:00
+    away = resolve("between Sunday the 10th and the 16th we're at the cabin", TS)
+    assert (away.valid_from.date(), away.valid_until) == (
+        local.replace(day=10),
+        datetime(2026, 5, 17, tzinfo=ZONE),
+    )
+    wrapping = resolve("I'm at a conference from the 30th to the 2nd", TS)
+    assert (wrapping.valid_from.date(), wrapping.valid_until) == (
+        local.replace(day=30),
+        datetime(2026, 6, 3, tzinfo=ZONE),
+    )
+    june = resolve("renting a place in Porto throughout June", TS)
+    assert (june.valid_from, june.valid_until) == (
+        datetime(2026, 6, 1, tzinfo=ZONE),
+        datetime(2026, 7, 1, tzinfo=ZONE),
+    )
+    assert resolve("I'm at the studio from Monday to Friday", TS).valid_until is None
+    assert resolve("I work from home to save time", TS).valid_until is None
+
+
+def test_a_stay_elsewhere_is_on_the_home_topic() -> None:
+    [sentence] = select(_message("I'm flat-sitting for a friend in Utrecht next week"))
+    assert sentence.topic == "home"

@@ -93,23 +93,31 @@ def _one_per_template(paths: list[Path]) -> list[Path]:
 
 # The held-apart half is scored, never read while fixing. Issue 15 is open: on the sample the
 # held-apart half still has wrong personalizations, and the second wave of templates (written
-# apart from the rules this session: every module not in FIRST_WAVE, first written as
+# apart from the rules: every module not in FIRST_WAVE or THIRD_WAVE, first written as
 # amendments, boundaries, exceptions, households, intentions and schedules, since split by
 # situation) is not yet at the targets on either half. The bounds below are the counts
 # measured on this sample when the wave landed; they only stop it getting worse.
 FIRST_WAVE = frozenset(
     {"access", "contexts", "identifiers", "modality", "privacy", "revisions", "timing", "untrusted"}
 )
-HELD_WRONG_AT_MOST = {"first": 2, "second": 5}
-DEV_WRONG_AT_MOST = {"first": 0, "second": 2}
-EMPTY_MISMATCHES_AT_MOST = {"first": 0, "second": 2}
-HITS_AT_LEAST = {"first": 0.9, "second": 0.7}
+# The third wave, written apart from the rules after the second wave's fixes (three writers,
+# 42 templates): its development half was read for the first fixes only; it is far from the
+# targets on both halves (the sample: 18 wrong on each).
+THIRD_WAVE = frozenset(
+    {"convictions", "crossings", "interludes", "lifespans", "mandates", "outcomes", "prospects",
+     "reprieves", "rethinks", "reversals", "reversals_measured", "surmises", "venues"}
+)  # fmt: skip
+HELD_WRONG_AT_MOST = {"first": 2, "second": 4, "third": 18}
+DEV_WRONG_AT_MOST = {"first": 0, "second": 2, "third": 18}
+EMPTY_MISMATCHES_AT_MOST = {"first": 0, "second": 1, "third": 3}
+HITS_AT_LEAST = {"first": 0.9, "second": 0.7, "third": 0.45}
 
 
 def _wave(slug: str) -> str:
     by_slug = {f"{t.family}-{t.name}": t for t in corpus.REGISTRY}
     template = by_slug[slug.rsplit("-", 1)[0]]
-    return "first" if template.build.__module__.rsplit(".", 1)[-1] in FIRST_WAVE else "second"
+    module = template.build.__module__.rsplit(".", 1)[-1]
+    return "first" if module in FIRST_WAVE else "third" if module in THIRD_WAVE else "second"
 
 
 @pytest.mark.slow
@@ -126,7 +134,7 @@ def test_both_halves_through_the_harness(both: dict[str, list[Path]], settings: 
         for scenario in report.scenarios:
             assert scenario.not_run is None and scenario.outcome.queries > 0, scenario.name
             found.setdefault((half, _wave(scenario.name)), Outcome()).add(scenario.outcome)
-    assert {wave for _, wave in found} == {"first", "second"}
+    assert {wave for _, wave in found} == {"first", "second", "third"}
     for (half, wave), total in found.items():
         assert (total.errors, total.leaks, total.denied_mismatches) == (0, 0, 0), (half, wave)
         assert total.empty_mismatches <= EMPTY_MISMATCHES_AT_MOST[wave], (half, wave, total)

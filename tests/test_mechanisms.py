@@ -206,6 +206,7 @@ def test_the_gate_rejects_hypotheticals_considered_and_called_off_plans() -> Non
         (Cue.HYPOTHETICAL, "hypothetical"),
         (Cue.CONSIDERED, "considered_not_done"),
         (Cue.CALLED_OFF, "plan_called_off"),
+        (Cue.WITHDRAWN, "withdrawn"),
     ):
         outcome = policy.decide(policy.GateInput(cues=frozenset({cue}), **base))  # type: ignore[arg-type]
         assert outcome.reasons[0] == reason and not outcome.stored

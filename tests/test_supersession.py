@@ -10,7 +10,7 @@ from datetime import timedelta
 
 import sqlalchemy as sa
 
-from permem import controls
+from permem import controls, policy
 from permem.records import Confirmation, Kind, Status, UserMemory
 from permem.revisions import mark_superseded, plan_topic_supersession, topic_key
 from permem.stores.database import Database, register_tenant, tenant_transaction
@@ -124,3 +124,31 @@ def test_a_correction_replaces_every_older_claim_on_its_topic(db: Database) -> N
     )
     assert _status(db, second) is Status.SUPERSEDED and _status(db, first) is Status.SUPERSEDED
     assert _events(db, first) == [f"superseded by {corrected.id}"]
+
+
+def test_a_retraction_takes_back_by_meaning_under_an_embedder_that_reads_it(db: Database) -> None:
+    """ "I've given up the guitar" takes back "I practise my Fender every evening" (no shared
+    word) under MiniLM, leaves the unrelated claims, and under the lexical embedder takes back
+    by words only."""
+    from permem.embedding import HashingEmbedder, MiniLMEmbedder
+    from permem.revisions import Retraction, apply_retractions, meaning_for
+
+    fender = memory(message_id="m1", claim="I practise my Fender every evening", kind=Kind.FACT)
+    sailing = memory(message_id="m2", claim="Weekends are for sailing on the lake", kind=Kind.FACT)
+    later = T0 + 48 * HOUR
+    said = "I've given up the guitar, I sold it last week"
+    retraction = Retraction(
+        uuid.uuid4(), "alice", "global", later, "m3", 0,
+        policy.retracted_words(said), said,
+    )  # fmt: skip
+    _load(db, [fender, sailing])
+    assert meaning_for(HashingEmbedder()) is None
+    with tenant_transaction(db.app, "acme") as conn:
+        apply_retractions(conn, "acme", [retraction], [], meaning_for(HashingEmbedder()))
+    assert _status(db, fender) is Status.ACTIVE
+    superseded: list[str] = []
+    with tenant_transaction(db.app, "acme") as conn:
+        apply_retractions(conn, "acme", [retraction], superseded, meaning_for(MiniLMEmbedder()))
+    assert superseded == [str(fender.id)]
+    assert (_status(db, fender), _status(db, sailing)) == (Status.SUPERSEDED, Status.ACTIVE)
+    assert _events(db, fender) == [f"retracted by {retraction.id}"]

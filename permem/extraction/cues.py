@@ -55,6 +55,8 @@ class Cue(StrEnum):
     OWN_CONDUCT = "own_conduct"
     TASTE = "taste_verdict"
     CALLED_OFF = "called_off"
+    WITHDRAWN = "withdrawn"
+    NEW_NOT_OLD = "new_not_old"
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,10 +119,23 @@ _HOME_PLACE = re.compile(
     r"\b(?i:live|living|lives|move|moving|moved|relocat\w+|settl\w+|based)\s+(?i:in|to|there|here)\b|"
     r"\b(?i:home(?:'s|\s+is)|home\s+base\s+is)\s+[A-Z]|"
     r"\b[A-Z][\w'-]+\s+(?i:is\s+(?:home|where\s+i\s+live))\b|"
-    r"\b(?i:i'm|i\s+am|we're|we\s+are)\s+[A-Z][\w]+-(?i:based)\b"
+    r"\b(?i:i'm|i\s+am|we're|we\s+are)\s+[A-Z][\w]+-(?i:based)\b|"
+    # A stay elsewhere is where the user is for its span: "house-sitting for my cousin in
+    # Bergen", "minding my sister's place in Ghent", "staying with friends in Lyon".
+    r"\b(?i:house-?sitting|flat-?sitting|pet-?sitting|minding|looking\s+after|staying\s+(?:at|in|with))"
+    r"\b[^.!?]{0,40}?\b(?i:in)\s+[A-Z][\w'-]+"
 )
 _FREE_OF = re.compile(r"^\s*(?:(?:strictly|fully|totally|100%)\s+)?[^\W\d_]+-free\b", re.I)
 _OFF_LIMITS = re.compile(r"\b(?:off\s+the\s+menu|off\s+limits|banned|not\s+allowed)\b", re.I)
+# A new value set against the old one: "it's oat milk now, not soy", "Tuesdays these days,
+# not Mondays", "three of us now rather than four".
+_NEW_NOT_OLD = re.compile(
+    r"\b(?:now|nowadays|these\s+days|from\s+now\s+on|since\s+then)\b[\s,;:-]*(?:and\s+|but\s+)?"
+    r"(?:not|rather\s+than|instead\s+of|no\s+longer)\s+\w|"
+    r"\b(?:not|rather\s+than|instead\s+of)\s+[^\W_][\w'-]*(?:\s+[^\W_][\w'-]*)?[\s,;:-]*"
+    r"(?:anymore|any\s+more|these\s+days|now)\b",
+    re.IGNORECASE,
+)
 _ABSTAINING = re.compile(r"^\s*(?:no|zero|off|[^\W\d_]+-free)\b", re.IGNORECASE)
 _EXTENDS = re.compile(
     r"\b(?:that|this|it|same|the\s+same(?:\s+\w+)?)\s+(?:also\s+)?(?:goes|applies|counts|holds|"
@@ -228,11 +243,14 @@ def _user_cues(message: Message, text: str, remember: bool) -> tuple[set[Cue], s
         (modality.considered, Cue.CONSIDERED),
         (modality.retracts, Cue.RETRACTION),
         (modality.called_off, Cue.CALLED_OFF),
+        (modality.withdrawn, Cue.WITHDRAWN),
     ):
         if test(text):
             cues.add(cue)
     if lx.TASTE_VERDICT.search(text) and not lx.BELIEF.search(text):
         cues.add(Cue.TASTE)
+    if _NEW_NOT_OLD.search(text):
+        cues.add(Cue.NEW_NOT_OLD)
     if lx.THIRD_PARTY_SUBJECT.search(text):
         cues.add(Cue.THIRD_PARTY)
     if message.scope != "global":
@@ -278,7 +296,11 @@ def _worth_parsing(
         return True
     # A plan called off takes back what it names, even said without a subject ("not
     # adopting the greyhound after all"); the gate stores none of it.
-    if Cue.CALLED_OFF in cues:
+    if Cue.CALLED_OFF in cues or Cue.WITHDRAWN in cues:
+        return True
+    # A new value set against the old ("standup is Tuesdays now, not Mondays") corrects an
+    # older claim even with no "I" in it; the loader retracts what it rules out.
+    if Cue.NEW_NOT_OLD in cues:
         return True
     # A polite constraint without a subject: "no peanuts in anything please".
     polite = re.search(r"\b(?:please|pls|plz|stp)\b", text, re.I) is not None

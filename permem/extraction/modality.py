@@ -14,6 +14,10 @@ Before anything is called a fact, the sentence's mood decides:
   nights"), a fact that stopped being true ("I got rid of the car", "scratch the car thing").
   The loader supersedes the older claims of the subject that the retraction and its context
   name (`pipeline`): history is kept, the old claim is no longer used.
+- **withdrawal**: the sentence takes back what was said and states nothing in its place: an
+  admission of a mistake ("I had it all mixed up", "my bad, wrong day") or an order to drop
+  it ("ignore what I said about the gym", "forget what I told you about Fridays"). Never
+  stored; like a plan called off, it takes back what it and its context name.
 - plans and hedges are the existing cues (`lexicon.PLAN`, `lexicon.HEDGE`): a hedged plan is
   rejected, a plan is stored as a plan, valid from when it starts.
 """
@@ -70,6 +74,19 @@ CALLED_OFF = re.compile(
     r"\b(?:move|moving|plan|plans|trip|wedding|deal|offer|idea|sale|job|purchase|booking|"
     r"renovation|relocation)\s+(?:is|are|'s|was|were)\s+(?:off|dead|cancell?ed|scrapped|"
     r"not\s+happening)\b|staying\s+where\s+(?:we|i)\s+(?:are|am)|not\s+moving\s+(?:now|after\s+all|anymore))",
+    re.IGNORECASE,
+)
+# What was said is taken back and nothing is said in its place.
+WITHDRAWN = re.compile(
+    r"\b(?:(?:had|got|have|'ve)\s+(?:it|that|this|them|those|things|everything)\s+"
+    r"(?:(?:all|completely|totally|so)\s+)?"
+    r"(?:mixed|muddled|jumbled)\s+up|mixed\s+(?:it|that|them|things)\s+up|"
+    r"(?:got|had)\s+(?:it|that|this|them)\s+(?:(?:all|completely|totally|entirely|so)\s+)?"
+    r"(?:wrong|backwards)|"
+    r"my\s+(?:mistake|bad|error)|i\s+was\s+(?:wrong|mistaken|confused)|i\s+misspoke|"
+    r"(?:ignore|disregard|forget|scrap|drop)\s+(?:about\s+)?(?:what|everything|all\s+(?:that|of\s+that))"
+    r"\s+i\s+(?:said|told\s+you|wrote|mentioned|typed)|"
+    r"(?:that|it)\s+was\s+(?:a\s+)?(?:mistake|wrong|an?\s+error|nonsense|not\s+right))\b",
     re.IGNORECASE,
 )
 RETRACTION = re.compile(
@@ -145,7 +162,27 @@ def considered(text: str) -> bool:
 
 def retracts(text: str) -> bool:
     """The sentence takes back something said before."""
-    return RETRACTION.search(text) is not None or CALLED_OFF.search(text) is not None
+    return any(p.search(text) is not None for p in (RETRACTION, CALLED_OFF, WITHDRAWN))
+
+
+def withdrawn(text: str) -> bool:
+    """The sentence takes back what was said and states nothing new: a mistake admitted, an
+    order to drop it. One that says more is no withdrawal ("ignore what I said about Fridays,
+    I'm in the office every day now" states the new value; it is a retraction)."""
+    match = WITHDRAWN.search(text)
+    if match is None:
+        return False
+    # What the withdrawal names ("... about my gym schedule") belongs to it.
+    after = re.sub(r"^[\s,;:-]*(?:about|on|regarding|re)\b[^,;.!?]*", "", text[match.end() :])
+    return _SAYS_MORE.search(f"{text[: match.start()]} {after}") is None
+
+
+# A withdrawal that says more than that: a new value, a state, a number.
+_SAYS_MORE = re.compile(
+    r"\b(?:i'm|i\s+am|im|we're|we\s+are|it's|it\s+is|(?:my|our)\s+\w+\s+(?:is|are)|now|"
+    r"nowadays|these\s+days|actually|instead|only|make\s+(?:it|that))\b|\d",
+    re.IGNORECASE,
+)
 
 
 def called_off(text: str) -> bool:

@@ -239,6 +239,7 @@ class RuleExtractor:
                 or Cue.LANGUAGE in cues
                 or Cue.RETRACTION in cues
                 or Cue.TASTE in cues
+                or Cue.NEW_NOT_OLD in cues
             ):
                 return None
         negated = any(c.dep_ == "neg" for c in root.children) or any(
