@@ -9,7 +9,9 @@ messages never yield claims; documents, tools and imports only yield their instr
 lines, so that the write gate can reject them visibly. Inside a user message, text the user
 shows rather than says (`quoted.quoted_spans`: a pasted e-mail, a quoted review, a code block)
 is handled like a document: its claim-like and instruction-like sentences are kept with the
-`quoted_content` cue, which the classifier and the gate read as untrusted.
+`quoted_content` cue, which the classifier and the gate read as untrusted. Which cues a
+sentence carries, and whether they make it worth parsing, are the rules of
+`permem.extraction.cue_rules`; this module splits the text and applies them.
 """
 
 from __future__ import annotations
@@ -17,46 +19,20 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 
 from permem.extraction import imports, modality, quoted
 from permem.extraction import lexicon as lx
-from permem.extraction.context import leans_back, sentence_around
-from permem.extraction.directives import standing_directive
-from permem.extraction.sensitive import PERSONAL, SPECIAL
-from permem.records import DEFAULT_PURPOSE, Message, Role
-from permem.temporal import has_bound
+from permem.extraction.context import sentence_around
+from permem.extraction.cue_rules import (
+    Cue,
+    _plainly_not_a_claim,
+    _remember_only,
+    _user_cues,
+    _worth_parsing,
+)
+from permem.records import Message, Role
 
-
-class Cue(StrEnum):
-    FIRST_PERSON = "first_person"
-    DURABLE = "durable"
-    INSTRUCTION = "instruction"
-    REMEMBER_REQUEST = "remember_request"
-    LANGUAGE = "language"
-    CORRECTION = "correction"
-    ONE_OFF = "one_off"
-    HEDGE = "hedge"
-    PLAN = "plan"
-    PAST = "past"
-    THIRD_PARTY = "third_party"
-    CHOICE = "choice"
-    BELIEF = "belief"
-    PLANTED = "planted_instruction"
-    IMPORT_FIELD = "import_field"
-    IMPORT_PRIVILEGE = "import_privilege"
-    IMPORT_AS_OF = "import_as_of"
-    SCOPE_FACT = "scope_fact"
-    ELLIPTICAL = "elliptical"
-    QUOTED = "quoted_content"
-    HYPOTHETICAL = "hypothetical"
-    CONSIDERED = "considered"
-    RETRACTION = "retraction"
-    OWN_CONDUCT = "own_conduct"
-    TASTE = "taste_verdict"
-    CALLED_OFF = "called_off"
-    WITHDRAWN = "withdrawn"
-    NEW_NOT_OLD = "new_not_old"
+__all__ = ["Cue", "SentenceCue", "select", "select_many", "sentences"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,73 +59,6 @@ _CLAUSE_BREAK = re.compile(
     r"(?=(?:i|i'm|im|i've|i'd|i am|i was|my)\b)",
     re.IGNORECASE,
 )
-_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
-_ELLIPTICAL_OPENER = re.compile(
-    r"^\s*(?:(?:also|and|but|so|now)[\s:,]+)?(?:doing|eating|paid|working|living|staying|"
-    r"trying|following|taking|on|off|no|not|only|still|back|currently|always|never|mostly|"
-    r"thinking|planning|considering|hoping|might|maybe|probably|"
-    r"usually|home\s+(?:is|base\s+is)|based\s+in)\b",
-    re.IGNORECASE,
-)
-
-
-# A sentence that opens with a gerund leaves its subject, the speaker, unsaid: "cutting out
-# sugar until June", "avoiding caffeine for a month" (not "morning", "nothing", "during").
-_GERUND_OPENER = re.compile(
-    r"^\s*(?:(?:also|and|but|so|now|still)[\s:,]+)?(?!(?:morning|evening|nothing|something|"
-    r"anything|everything|during|thing|king|spring|string|ceiling|building|wedding|pudding|"
-    r"ring|wing|bring|sing|swing|sibling|darling|ping|duckling|dumpling|icing|earring|"
-    r"meeting|feeling|clothing|boring|amazing|interesting)\b)[a-z]{2,}ing\b",
-    re.IGNORECASE,
-)
-# A verbless standing preference of the speaker's: "savoury breakfasts only for me", "always
-# aisle seats for me", "for me only decaf" (an exclusive or habitual word beside "for me").
-_FOR_ME_STANDING = re.compile(
-    r"\b(?:only|always|never|nothing but|exclusively)\b[^.!?]{0,40}\bfor me\b|"
-    r"\bfor me\b[,\s]+(?:only|always|never|exclusively)\b",
-    re.IGNORECASE,
-)
-
-
-# Where the speaker lives, by form: "I'm in Bergen", "we're in Ghent, east side", "living in
-# Leeds", "relocating there", "home's Oslo" (a place name: capitalised; "I'm in love" is not).
-_HOME_PLACE = re.compile(
-    r"\b(?i:i'm|i\s+am|im|we're|we\s+are|i've\s+been|we've\s+been)\s+(?i:in|living\s+in|based\s+in)\s+"
-    r"(?:the\s+)?[A-Z][\w'-]+\b(?!\s+(?:time|mode|love|charge|trouble))|"
-    r"\b(?i:live|living|lives|move|moving|moved|relocat\w+|settl\w+|based)\s+(?i:in|to|there|here)\b|"
-    r"\b(?i:home(?:'s|\s+is)|home\s+base\s+is)\s+[A-Z]|"
-    r"\b[A-Z][\w'-]+\s+(?i:is\s+(?:home|where\s+i\s+live))\b|"
-    r"\b(?i:i'm|i\s+am|we're|we\s+are)\s+[A-Z][\w]+-(?i:based)\b|"
-    # A stay elsewhere is where the user is for its span: "house-sitting for my cousin in
-    # Bergen", "minding my sister's place in Ghent", "staying with friends in Lyon".
-    r"\b(?i:house-?sitting|flat-?sitting|pet-?sitting|minding|looking\s+after|staying\s+(?:at|in|with))"
-    r"\b[^.!?]{0,40}?\b(?i:in)\s+[A-Z][\w'-]+"
-)
-_FREE_OF = re.compile(r"^\s*(?:(?:strictly|fully|totally|100%)\s+)?[^\W\d_]+-free\b", re.I)
-_OFF_LIMITS = re.compile(r"\b(?:off\s+the\s+menu|off\s+limits|banned|not\s+allowed)\b", re.I)
-# A new value set against the old one: "it's oat milk now, not soy", "Tuesdays these days,
-# not Mondays", "three of us now rather than four".
-_NEW_NOT_OLD = re.compile(
-    r"\b(?:now|nowadays|these\s+days|from\s+now\s+on|since\s+then)\b[\s,;:-]*(?:and\s+|but\s+)?"
-    r"(?:not|rather\s+than|instead\s+of|no\s+longer)\s+\w|"
-    r"\b(?:not|rather\s+than|instead\s+of)\s+[^\W_][\w'-]*(?:\s+[^\W_][\w'-]*)?[\s,;:-]*"
-    r"(?:anymore|any\s+more|these\s+days|now)\b",
-    re.IGNORECASE,
-)
-_ABSTAINING = re.compile(r"^\s*(?:no|zero|off|[^\W\d_]+-free)\b", re.IGNORECASE)
-_EXTENDS = re.compile(
-    r"\b(?:that|this|it|same|the\s+same(?:\s+\w+)?)\s+(?:also\s+)?(?:goes|applies|counts|holds|"
-    r"stands|is\s+true)\s+(?:for|to)\b",
-    re.IGNORECASE,
-)
-
-
-_PAST_OPENER = re.compile(
-    r"^\s*(?:just\s+|finally\s+|also\s+)?(?:started|took|went|joined|finished|got|had|bought|"
-    r"moved|quit|been|tried|visited|ran|won|lost|made|adopted|signed up|switched|swapped|"
-    r"gave up|sold|ditched|dropped|stopped|replaced|traded)\b",
-    re.IGNORECASE,
-)
 
 
 def sentences(text: str) -> Iterator[tuple[int, int]]:
@@ -166,214 +75,6 @@ def sentences(text: str) -> Iterator[tuple[int, int]]:
                 continue
             lead = piece.index(stripped[0])
             yield a + lead, a + lead + len(stripped)
-
-
-def _is_request(text: str, cues: set[Cue]) -> bool:
-    """A question or a request for help now, rather than a statement that lasts."""
-    opener = lx.REQUEST_OPENERS.match(text) is not None
-    if text.rstrip().endswith("?"):
-        return opener or not (Cue.FIRST_PERSON in cues and Cue.DURABLE in cues)
-    return opener and Cue.INSTRUCTION not in cues
-
-
-def _first_person_statement(text: str) -> bool:
-    """A sentence in which the speaker says something lasting about themselves."""
-    if lx.IDENTITY.match(text) or lx.PERFECT_OR_HAVE.match(text):
-        return True
-    present = lx.PRESENT_STATEMENT.match(text)
-    if present and present.group("verb").lower() not in lx.NOT_PRESENT_VERBS:
-        return not present.group("verb").lower().endswith("ed")
-    return False
-
-
-# A time adverbial before the statement it dates: "From 10 September I'm switching gyms",
-# "as of next month, my office is in Leeds", "starting Monday we live in Ghent".
-_LEADING_WHEN = re.compile(
-    r"^\s*(?:(?:so|and|also|update|heads up|fyi|btw)\W+)?(?:from|starting|as of|beginning|"
-    r"since|after|once|by|come|effective)\b[^,;:.!?]{1,40}?(?:,\s*|\s+(?=(?:i|i'm|i've|i'll|"
-    r"we|we're|we'll|my|our)\b))",
-    re.IGNORECASE,
-)
-
-
-def _statement_core(text: str) -> str:
-    """The text with a leading time adverbial dropped, for the checks that read a sentence
-    from its start."""
-    lead = _LEADING_WHEN.match(text)
-    return text[lead.end() :] if lead and lead.end() < len(text) else text
-
-
-def _user_cues(message: Message, text: str, remember: bool) -> tuple[set[Cue], str | None]:
-    cues: set[Cue] = set()
-    first_person = lx.FIRST_PERSON.search(text) is not None
-    if first_person:
-        cues.add(Cue.FIRST_PERSON)
-    stated = _statement_core(text)
-    if (
-        lx.STRONG_TASTE.search(text)
-        or lx.HABIT.search(text)
-        or lx.MY_DURABLE.search(text)
-        or lx.MY_THING_IS.match(stated)
-        or (first_person and _first_person_statement(stated))
-        or _FOR_ME_STANDING.search(text)
-    ):
-        cues.add(Cue.DURABLE)
-    if (
-        lx.STANDING_INSTRUCTION.search(text)
-        or lx.FORMAT_INSTRUCTION.search(text)
-        or standing_directive(text)
-    ):
-        cues.add(Cue.INSTRUCTION)
-    if remember:
-        cues.add(Cue.REMEMBER_REQUEST)
-    for pattern, cue in (
-        (lx.LANGUAGE, Cue.LANGUAGE),
-        (lx.CORRECTION, Cue.CORRECTION),
-        (lx.ONE_OFF, Cue.ONE_OFF),
-        (lx.HEDGE, Cue.HEDGE),
-        (lx.PLAN, Cue.PLAN),
-        (lx.PAST_EVENT, Cue.PAST),
-        (lx.CHOICE, Cue.CHOICE),
-        (lx.BELIEF, Cue.BELIEF),
-    ):
-        if pattern.search(text):
-            cues.add(cue)
-    for test, cue in (
-        (modality.hypothetical, Cue.HYPOTHETICAL),
-        (modality.considered, Cue.CONSIDERED),
-        (modality.retracts, Cue.RETRACTION),
-        (modality.called_off, Cue.CALLED_OFF),
-        (modality.withdrawn, Cue.WITHDRAWN),
-    ):
-        if test(text):
-            cues.add(cue)
-    if lx.TASTE_VERDICT.search(text) and not lx.BELIEF.search(text):
-        cues.add(Cue.TASTE)
-    if _NEW_NOT_OLD.search(text):
-        cues.add(Cue.NEW_NOT_OLD)
-    if lx.THIRD_PARTY_SUBJECT.search(text):
-        cues.add(Cue.THIRD_PARTY)
-    if message.scope != "global":
-        cues.add(Cue.SCOPE_FACT)
-    if _ELLIPTICAL_OPENER.match(text) or _GERUND_OPENER.match(text) or _EXTENDS.search(text):
-        cues.add(Cue.ELLIPTICAL)
-    topic = next((name for name, p in lx.TOPICS.items() if p.search(text)), None)
-    if topic is None and _HOME_PLACE.search(text):
-        topic = "home"
-    return cues, topic
-
-
-def _dedicated_surface(message: Message) -> bool:
-    return message.purpose != DEFAULT_PURPOSE
-
-
-def _personal_data(text: str) -> bool:
-    return any(p.search(text) for p in (*SPECIAL.values(), *PERSONAL.values()))
-
-
-def _worth_parsing(
-    text: str, cues: set[Cue], topic: str | None, message: Message | None = None
-) -> bool:
-    if len(_WORD.findall(text)) < 2 or lx.PLEASANTRY.match(text):
-        return False
-    if _is_request(text, cues):
-        return False
-    if (
-        lx.TASK_OPENER.match(text)
-        and not lx.STANDING_INSTRUCTION.search(text)
-        and not standing_directive(text)
-    ):
-        return False
-    if Cue.FIRST_PERSON in cues and (Cue.DURABLE in cues or Cue.CHOICE in cues):
-        return True
-    # A first-person past event with a time word ("I ran my first marathon yesterday",
-    # "took a short trip last week").
-    if Cue.PAST in cues and (Cue.FIRST_PERSON in cues or _PAST_OPENER.match(text)):
-        return True
-    if Cue.FIRST_PERSON in cues and (Cue.PLAN in cues or Cue.BELIEF in cues):
-        return True
-    if Cue.INSTRUCTION in cues or Cue.THIRD_PARTY in cues or Cue.CHOICE in cues:
-        return True
-    # A plan called off takes back what it names, even said without a subject ("not
-    # adopting the greyhound after all"); the gate stores none of it.
-    if Cue.CALLED_OFF in cues or Cue.WITHDRAWN in cues:
-        return True
-    # A new value set against the old ("standup is Tuesdays now, not Mondays") corrects an
-    # older claim even with no "I" in it; the loader retracts what it rules out.
-    if Cue.NEW_NOT_OLD in cues:
-        return True
-    # A polite constraint without a subject: "no peanuts in anything please".
-    polite = re.search(r"\b(?:please|pls|plz|stp)\b", text, re.I) is not None
-    if polite and (lx.STRONG_TASTE.search(text) or re.match(r"^\s*no\s+\w", text, re.I)):
-        return True
-    # On a surface of its own (a health coach, a sleep tracker, a journal) what the user says
-    # about themselves in the categories it deals with is what it is for.
-    if (
-        message is not None
-        and Cue.FIRST_PERSON in cues
-        and _dedicated_surface(message)
-        and _personal_data(text)
-    ):
-        return True
-    # "And that goes for weedkillers as well": the rule said before, extended (its context
-    # carries the rule: permem.extraction.context).
-    if _EXTENDS.search(text) and leans_back(text):
-        return True
-    # "Pancakes with syrup are the best": a verdict of taste is the speaker's.
-    if Cue.TASTE in cues:
-        return True
-    # A retraction is kept so that it can supersede what it takes back.
-    if Cue.RETRACTION in cues and (
-        Cue.FIRST_PERSON in cues or leans_back(text) or _PAST_OPENER.match(text)
-    ):
-        return True
-    # A one-off exception is kept for its session, so it must be seen to be kept apart.
-    if Cue.ONE_OFF in cues:
-        return True
-    if Cue.LANGUAGE in cues and re.search(r"\b(?:please|pls|plz|stp|for me|only)\b", text, re.I):
-        return True
-    if topic is not None and (
-        Cue.CORRECTION in cues
-        or Cue.ELLIPTICAL in cues
-        or lx.CONSTRAINT.search(text)
-        or lx.PREFERENCE.search(text)
-    ):
-        return True
-    if Cue.ELLIPTICAL in cues and Cue.PLAN in cues:
-        return True
-    # "Sugar-free till the 17th", "no alcohol until March": a bounded abstention.
-    if (_ABSTAINING.match(text) or _OFF_LIMITS.search(text)) and has_bound(text):
-        return True
-    # "Meat-free for five years now", "gluten-free, always": a standing diet, said bare.
-    if _FREE_OF.match(text):
-        return True
-    # "Cutting out sugar until June 17th": the speaker's own, bounded or constraining, doing.
-    if Cue.ELLIPTICAL in cues and (lx.CONSTRAINT.search(text) or has_bound(text)):
-        return True
-    # Inside a project or workspace, plain statements describe that project.
-    return Cue.SCOPE_FACT in cues and len(_WORD.findall(text)) >= 4 and "?" not in text
-
-
-def _plainly_not_a_claim(text: str) -> bool:
-    """Cheap checks first: most sentences are questions, tasks or pleasantries."""
-    if len(_WORD.findall(text)) < 2 or lx.PLEASANTRY.match(text):
-        return True
-    if text.rstrip().endswith("?") and lx.REQUEST_OPENERS.match(text):
-        return True
-    return (
-        lx.TASK_OPENER.match(text) is not None
-        and not lx.STANDING_INSTRUCTION.search(text)
-        and not standing_directive(text)
-    )
-
-
-def _remember_only(text: str) -> bool:
-    """ "Please remember that." carries no claim of its own."""
-    rest = lx.REMEMBER_REQUEST.sub(" ", text)
-    rest = re.sub(
-        r"\b(?:please|pls|that|this|it|and|so|for|me|ok|okay|thanks)\b", " ", rest, flags=re.I
-    )
-    return len(_WORD.findall(rest)) == 0
 
 
 # What each kind of imported field adds to IMPORT_FIELD (permem.extraction.imports).
