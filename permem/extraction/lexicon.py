@@ -1,26 +1,41 @@
 """Word lists the extraction rules and the classifier read. One place, plain data.
 
 Each pattern is matched case-insensitively on word boundaries against a sentence. They are cues,
-not verdicts: the rules combine them with the parse.
+not verdicts: the rules combine them with the parse. The lists of a family are kept beside this
+module and re-exported here: time and plans (`lexicon_time`), kinds and topics
+(`lexicon_kinds`), content the user shows (`lexicon_shown`); `wordlist` builds the patterns.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
 
-
-def words(*alternatives: str) -> re.Pattern[str]:
-    """A case-insensitive pattern matching any alternative as whole words."""
-    body = "|".join(sorted(alternatives, key=len, reverse=True))
-    # An apostrophe inside a word ("don't", "man's") joins it; one used as a quotation mark
-    # ("'being a man'") does not.
-    return re.compile(rf"(?<!\w)(?<!\w')(?:{body})(?!\w)(?!'\w)", re.IGNORECASE)
-
-
-def categories(table: Mapping[str, Iterable[str]]) -> dict[str, re.Pattern[str]]:
-    return {name: words(*alternatives) for name, alternatives in table.items()}
-
+from permem.extraction.lexicon_kinds import CONSTRAINT as CONSTRAINT
+from permem.extraction.lexicon_kinds import PREFERENCE as PREFERENCE
+from permem.extraction.lexicon_kinds import TASTE_VERDICT as TASTE_VERDICT
+from permem.extraction.lexicon_kinds import TOPICS as TOPICS
+from permem.extraction.lexicon_shown import DEICTIC as DEICTIC
+from permem.extraction.lexicon_shown import DOCUMENT_NOUN as DOCUMENT_NOUN
+from permem.extraction.lexicon_shown import FORWARD_LINE as FORWARD_LINE
+from permem.extraction.lexicon_shown import MAIL_HEADER as MAIL_HEADER
+from permem.extraction.lexicon_shown import NOT_A_SPEAKER as NOT_A_SPEAKER
+from permem.extraction.lexicon_shown import PRESENTING as PRESENTING
+from permem.extraction.lexicon_shown import QUOTATION_TASK as QUOTATION_TASK
+from permem.extraction.lexicon_shown import RECEIVED_FROM as RECEIVED_FROM
+from permem.extraction.lexicon_shown import REPLY_HEADER as REPLY_HEADER
+from permem.extraction.lexicon_shown import REQUEST_CLAUSE as REQUEST_CLAUSE
+from permem.extraction.lexicon_shown import TEXT_TASK as TEXT_TASK
+from permem.extraction.lexicon_time import ADDITION as ADDITION
+from permem.extraction.lexicon_time import HEDGE as HEDGE
+from permem.extraction.lexicon_time import INTENTION as INTENTION
+from permem.extraction.lexicon_time import ONE_OFF as ONE_OFF
+from permem.extraction.lexicon_time import PAST_EVENT as PAST_EVENT
+from permem.extraction.lexicon_time import PAST_HABIT as PAST_HABIT
+from permem.extraction.lexicon_time import PLAN as PLAN
+from permem.extraction.lexicon_time import STANDING as STANDING
+from permem.extraction.lexicon_time import STILL_SO as STILL_SO
+from permem.extraction.wordlist import categories as categories
+from permem.extraction.wordlist import words as words
 
 FIRST_PERSON = words(
     "i", "i'm", "im", "i've", "ive", "i'd", "i'll", "me", "my", "mine", "myself",
@@ -111,42 +126,6 @@ CORRECTION = words(
     "update", "correction", "i was wrong", "not the", "caved",
 )  # fmt: skip
 
-ONE_OFF = words(
-    "just this once", "this once", "this time only", "only this time", "just this time",
-    "for this trip only", "for this trip", "just tonight", "only tonight", "for tonight",
-    "just for today", "only today", "for today only", "this one time", "one-off", "one off",
-    "for this session", "for this conversation", "for this chat", "this time",
-    "make an exception", "making an exception", "an exception this time", "special occasion",
-    "for the occasion", "cheat day", "treat day", "just the once",
-    # Buying or planning for someone else: their tastes, this once.
-    "as a gift", "a gift for", "a present for", "as a present", "it's for a friend",
-    "it's for my", "it is for my", "shopping for my", "buying for my", "for someone else",
-    "on behalf of",
-)  # fmt: skip
-
-HEDGE = words(
-    "hoping", "hope to", "would like to", "i'd like to", "wish", "dreaming of", "hopefully",
-    "fingers crossed", "if all goes well", "if everything goes well", "with any luck",
-    "we'll see", "fingers x'd",
-    "maybe", "perhaps", "might", "possibly",
-    # The modal, not the month: "I may", "it may" ("until May" is no hedge).
-    r"(?:i|we|it|that|this|they|he|she|you)\s+may", "probably", "not sure", "unsure",
-    "thinking about", "thinking of", "considering", "i guess", "kind of", "kinda",
-    "sort of", "no idea if", "if i", "someday", "some day", "eventually", "who knows",
-)  # fmt: skip
-
-PLAN = words(
-    "might try", "might start", "might go", "might switch", "might give", "might take",
-    "might do", "might get", "might move", "may try",
-    "hoping to", "hope to", "aiming to", "aim to", "looking to", "intending to",
-    "would like to", "i'd like to", "about to",
-    "going to", "gonna", "plan to", "plans to", "planning to", "planning on", "will",
-    "i'll", "intend to", "thinking about", "thinking of", "considering", "next week",
-    "next month", "next year", "next summer", "next spring", "next fall", "next autumn",
-    "next winter", "in the fall", "in the spring", "in the summer", "in the winter",
-    "in the autumn",
-)  # fmt: skip
-
 # "I <verb> ..." at the start of a sentence states something about the speaker, unless the
 # verb asks for help now.
 I_STATEMENT = re.compile(
@@ -156,15 +135,6 @@ I_STATEMENT = re.compile(
     r"don't know|do not know|don't understand|have no idea|got it|understand)\w",
     re.IGNORECASE,
 )
-STANDING = words("from now on", "going forward", "in future", "in the future", "next time")
-
-PAST_EVENT = words(
-    "yesterday", "last week", "last month", "last year", "last night", "last weekend",
-    r"last (?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\w*", "the other day", "recently",
-    r"just (?:got|had|finished|joined|started|bought|moved|won|lost|signed|adopted|graduated|"
-    r"quit|returned|came back|tried|took|went|made|ran|visited)",
-    "earlier today", "this morning", "ago", "used to", "when i was", "a while back",
-)  # fmt: skip
 
 # Beliefs about how the world is (not tastes): never stored as facts about the person, and a
 # factual question must not be answered from them.
@@ -271,34 +241,6 @@ PLANTED_INSTRUCTION = re.compile(
 # A `key: value` line of an imported profile.
 IMPORT_FIELD = re.compile(r"^\s*(?P<key>[\w.\- ]{1,60}?)\s*[:=]\s*(?P<value>\S.*)$")
 
-# Topics on which a newer statement supersedes an older one.
-TOPICS = categories(
-    {
-        "diet": (
-            "vegan", "vegetarian", "pescatarian", "keto", "paleo", "whole30", "halal",
-            "kosher", "carnivore", "flexitarian", "plant-based", "omnivore", "eat meat",
-            "eat fish", "diet",
-        ),
-        "phone": (
-            "iphone", "android", "pixel", "samsung", "galaxy", "ios", "oneplus", "phone",
-        ),
-        "payday": ("payday", "paid", "paycheck", "pay day", "salary", "get paid", "wages"),
-        "reply_language": (
-            "english", "french", "français", "spanish", "español", "german", "deutsch",
-            "italian", "portuguese", "dutch", "polish", "japanese", "chinese",
-        ),
-        "units": ("metric", "imperial", "celsius", "fahrenheit", "miles", "kilometres"),
-        "spelling": ("british spelling", "american spelling", "uk spelling", "us spelling"),
-        "home": (
-            "live in", "living in", "lives in", "moved to", "based in", "relocated to",
-            "relocating to", "living there", "live there", "be living", "moving there",
-            "move there", "home is", "my home", "settled in",
-        ),
-        "job": ("new job", "work as", "job as", "my job", "employer", "work at", "works at"),
-        "schedule": ("mornings", "evenings", "weekends", "weekdays", "days a week", "night shift"),
-    }
-)  # fmt: skip
-
 # The sensitivity categories (SPECIAL, PERSONAL) are in sensitive.py.
 
 # Filler before the claim. Words that can also negate or answer ("no", "yes") count as filler
@@ -310,36 +252,6 @@ DISCOURSE_PREFIX = re.compile(
     r"heads[\s-]up|quick note|a note|note|reminder|update|psa|ps|p\.s\.|just so you know)"
     r"[\s,:;!.-]+)|(?:(?:thanks(?: so much)?(?: for [^,.!]{0,60})?|thank you(?: for [^,.!]{0,60})?|"
     r"great|cool|yeah|yes|yep|no|nope|nah|sure|right)\s*[,:;!.-]+\s*))+",
-    re.IGNORECASE,
-)
-
-# Kind cues, checked in this order after instructions and plans.
-CONSTRAINT = words(
-    "allergic", r"intoleran(?:t|ce)", "can't eat", "cannot eat", "can't have", "can't drink",
-    "can't do", "cannot do", "avoid", "avoids", "avoiding", "never", "only", "strict",
-    "strictly", "don't eat", "do not eat", "don't drink", "don't use", "won't", "must not",
-    "mustn't", "vegan", "vegetarian", "pescatarian", "halal", "kosher", r"gluten[- ]free",
-    "dairy-free", "nut-free", "sugar-free", "phobia", "scare me", "scares me", "itchy",
-    "headache", "not allowed", "no", "without", "refuse", "coeliac", "celiac", "whole30",
-    "keto", "diet", "off the menu", "off limits", "banned",
-)  # fmt: skip
-PREFERENCE = words(
-    r"like[sd]?", r"love[sd]?", r"enjoy(?:s|ed)?", r"prefer(?:s|red)?", r"hate[sd]?",
-    r"dislike[sd]?", r"favou?rite", "fan of", "into", "rather", "appeal", "appeals",
-    "appealing", "comfort", "taste", "style", "picky", "adore", "detest", "can't stand",
-    "cannot stand", "love language", "not a fan", "not really into", "obsessed",
-    "passionate", "makes my day", "fine", "my thing", "my weakness", "my jam", "my go-to",
-    "my kind of", "my guilty pleasure", "my comfort food", "my cup of tea", "not my thing",
-)  # fmt: skip
-
-# A verdict of taste needs no "I" to be the speaker's: "pancakes with syrup are the best",
-# "coriander is disgusting".
-TASTE_VERDICT = re.compile(
-    r"\b(?:is|are|'s|'re)\s+(?:(?:just|so|simply|literally|honestly|absolutely)\s+)?"
-    r"(?:the\s+best|the\s+worst|amazing|delicious|disgusting|gross|yucky|awful|overrated|"
-    r"underrated|life|heaven|the\s+greatest|unbeatable|my\s+fave)\b|"
-    r"\bthe\s+(?:\w+er|more\s+\w+)(?:,?\s+(?:and\s+)?(?:\w+er|more\s+\w+))*\s+the\s+better\b|"
-    r"\bcan't\s+get\s+enough\s+of\b",
     re.IGNORECASE,
 )
 
@@ -411,31 +323,6 @@ PERFECT_OR_HAVE = re.compile(
 # "My <thing> is ...": durable possessions, roles and routines.
 # "My gym is the climbing place by the river", "our landlord is strict about noise", "my
 # company wants everyone in the office": the speaker's own thing, stated from the start.
-# An intention, however dated ("planning to move to Austin in July"): what the user means to
-# do, never how things are until they say it happened.
-INTENTION = re.compile(
-    r"\b(?:planning\s+(?:to|on)|plan\s+to|plans\s+to|intend(?:ing)?\s+to|aim(?:ing)?\s+to|"
-    r"hop(?:e|ing)\s+to|looking\s+to|thinking\s+(?:of|about)|considering|want\s+to|"
-    r"would\s+like\s+to|'d\s+like\s+to|toying\s+with|might|may\s+(?:move|go|get|start|"
-    r"switch|take|try|quit))\b",
-    re.IGNORECASE,
-)
-# A change that adds rather than replaces: "from March I'm also taking Spanish".
-ADDITION = re.compile(r"\b(?:also|as\s+well|too|additionally|another|on\s+top)\b", re.IGNORECASE)
-# A habit of the past: "I used to commute two hours by car", "back at uni I lived on toast",
-# "in my twenties I ran every day". It says how things were, not how they are.
-PAST_HABIT = re.compile(
-    r"\b(?:used\s+to|back\s+(?:at|in)\s+(?:uni|university|college|school|the\s+day)|"
-    r"back\s+when\b|in\s+my\s+(?:teens|twenties|thirties|forties|student\s+days|uni\s+days|"
-    r"youth|old\s+job)|when\s+i\s+was\s+(?:younger|a\s+kid|a\s+child|a\s+student|a\s+teen|"
-    r"at\s+(?:uni|school|college)|little|small|in\s+(?:college|school))|as\s+a\s+(?:kid|child|"
-    r"student|teenager)|for\s+years\s+i\b)",
-    re.IGNORECASE,
-)
-# ... unless the same words say it still holds ("I still ...", "these days I ...").
-STILL_SO = re.compile(
-    r"\b(?:still|now|nowadays|these\s+days|to\s+this\s+day|ever\s+since|again)\b", re.IGNORECASE
-)
 MY_THING_IS = re.compile(
     r"^\s*(?:my|our)\s+(?!(?:question|point|guess|bad|problem|issue|idea|concern|answer|"
     r"request|thought|thoughts|reply|message|plan|plans|hope|worry|fear|mistake|pleasure|"
@@ -480,89 +367,3 @@ TASK_OPENER = re.compile(
     r"remove|schedule|organi[sz]e|prepare|review|analy[sz]e|look up|search|get|read|play)\b",
     re.IGNORECASE,
 )
-
-# Content the user shows rather than says (`permem.extraction.quoted`): the nouns that name
-# a piece of text, the tasks done on one, and the ways of presenting one.
-DOCUMENT_NOUN = words(
-    r"e-?mails?", r"mails?", r"messages?", "msgs?", r"texts?", r"dms?", r"reviews?", r"posts?",
-    r"comments?", r"letters?", r"notes?", r"memos?", r"chats?", r"transcripts?",
-    r"conversations?", r"threads?", r"articles?", r"essays?", r"paragraphs?", r"passages?",
-    r"documents?", r"docs?", r"papers?", r"reports?", r"tweets?", "replies", "reply",
-    r"responses?", r"announcements?", r"drafts?", r"snippets?", "code", r"scripts?",
-    r"logs?", r"excerpts?", r"quotes?", "story", "stories", "bio", r"descriptions?",
-    r"listings?", r"statements?", "speech", r"poems?", "lyrics", "feedback",
-    r"complaints?", r"newsletters?", r"pages?", r"sections?", "cover letter", "resume",
-    "cv", "abstract", r"captions?", "blurb", r"proposals?", r"contracts?", r"invitations?",
-    r"voicemails?", r"sms", r"whatsapps?", r"slack", r"ads?", r"job posting", "wording",
-    r"sentences?", r"lines?", "the following", "below",
-)  # fmt: skip
-TEXT_TASK = words(
-    r"summari[sz]e", r"summari[sz]ing", "summary of", "tl;?dr", "translate", "translating",
-    "translation of", "proofread", "proof-read", "reply to", "respond to", "answer",
-    "rewrite", "rephrase", "paraphrase", "reword", "edit", "review", "check", "fix",
-    "improve", "shorten", "polish", "correct", "critique", "grade", "evaluate",
-    r"analy[sz]e", "explain", "interpret", "decode", "format", "clean up", "look at",
-    "look over", "go over", "read", "what do you think", "what do you make", "thoughts on",
-    "opinion on", "feedback on", "what does", "is this", "how should i",
-)  # fmt: skip
-# The task done directly on a quotation that follows it: `translate "I am vegetarian"`.
-QUOTATION_TASK = re.compile(
-    r"\b(?:summari[sz]e|translate|proofread|rewrite|rephrase|paraphrase|reword|spell-?check|"
-    r"correct|polish|shorten|reply to|respond to|transcribe|pronounce|meaning of)"
-    r"\s*(?:this|that|it|the phrase|the sentence|the line)?\s*$",
-    re.IGNORECASE,
-)
-PRESENTING = re.compile(
-    r"(?:^|\b)(?:here'?s|here is|here are|this is|these are|below is|below are|following is|"
-    r"see below|pasting|pasted|copied|copy-?pasted|forwarding|i got|i received|we got|"
-    r"got this|received this|look at this|check this out|check out this)\b",
-    re.IGNORECASE,
-)
-# Where a clause asks for something: a task on a text counts only there ("can you proofread
-# this post:"), not inside a statement ("I always check my email").
-REQUEST_CLAUSE = re.compile(
-    r"(?:^|[,;:(]\s*|\b(?:and|so|but|then|also|now)\s+)[\W_]{0,3}(?:(?:hey|hi|ok|okay|now|please|"
-    r"pls|kindly|quickly|just|can you|could you|would you|will you|help me|i need you to|"
-    r"i'd like you to|i want you to|i need to|i have to|how do i|how should i|how can i|"
-    r"how would you|what should i|you can|could u|can u)\s+)*(?=" + TEXT_TASK.pattern + ")",
-    re.IGNORECASE,
-)
-# Someone else's text introduced by who produced it: "this is what my boss sent me:".
-RECEIVED_FROM = re.compile(
-    r"\b(?:sent|forwarded|wrote|posted|texted|emailed|e-mailed|messaged|dm'?ed|left|"
-    r"replied|commented|tweeted|published)\b(?:\s+(?:me|us|him|her|them|to me|to us))?"
-    r"(?:\s+(?:this|the following|today|yesterday|earlier|just now|back))?\s*$",
-    re.IGNORECASE,
-)
-# Forwarded and replied-to mail: the separator lines, the "On <date>, <name> wrote:" line and
-# the header keys of mail clients in a few languages.
-FORWARD_LINE = re.compile(
-    r"[ \t>]*(?:-{2,}|_{2,}|\*{2,})?\s*(?:forwarded message|original message|forwarded by\b.*|"
-    r"message transféré|message d'origine|weitergeleitete nachricht|"
-    r"ursprüngliche nachricht|mensaje reenviado|mensaje original)\s*(?:-{2,}|_{2,}|\*{2,})?\s*$|"
-    r"[ \t>]*begin forwarded message\s*:?\s*$",
-    re.IGNORECASE,
-)
-REPLY_HEADER = re.compile(
-    r"^[ \t]*(?:On|Le|Am|El|Il|Op|Den|Em)\b[^\n]{0,200}?(?:\n[^\n]{0,120}?)?"
-    r"\b(?:wrote|a écrit|schrieb|escribió|ha scritto|scrisse|schreef|skrev|escreveu)\s*:[ \t]*$",
-    re.MULTILINE,
-)
-MAIL_HEADER = re.compile(
-    r"[ \t>]*(?P<key>from|to|cc|bcc|subject|date|sent|reply-to|de|para|asunto|von|an|betreff|"
-    r"objet|à|envoyé|fecha|datum)[ \t]*:[ \t]*\S",
-    re.IGNORECASE,
-)
-# Labels that end in a colon without being somebody speaking.
-NOT_A_SPEAKER = frozenset(
-    "note notes also ps p.s update edit example examples answer question q a summary tldr "
-    "reminder important context background goal goals todo step tip warning fyi btw re "
-    "subject from to date sent cc bcc pros cons result results input output error "
-    "breakfast lunch dinner monday tuesday wednesday thursday friday saturday sunday "
-    "today tomorrow yesterday morning evening night".split()
-)
-# A word that points at text shown next to the sentence.
-DEICTIC = words(
-    "this", "these", "that", "the following", "following", "below", "attached", "above",
-    "my", "his", "her", "their", "our", "a", "an",
-)  # fmt: skip

@@ -1,0 +1,67 @@
+"""Word lists of kinds and topics: the topics on which a newer statement supersedes an older
+one, and the constraint, preference and taste-verdict cues. Re-exported by
+`permem.extraction.lexicon`."""
+
+from __future__ import annotations
+
+import re
+
+from permem.extraction.wordlist import categories, words
+
+# Topics on which a newer statement supersedes an older one.
+TOPICS = categories(
+    {
+        "diet": (
+            "vegan", "vegetarian", "pescatarian", "keto", "paleo", "whole30", "halal",
+            "kosher", "carnivore", "flexitarian", "plant-based", "omnivore", "eat meat",
+            "eat fish", "diet",
+        ),
+        "phone": (
+            "iphone", "android", "pixel", "samsung", "galaxy", "ios", "oneplus", "phone",
+        ),
+        "payday": ("payday", "paid", "paycheck", "pay day", "salary", "get paid", "wages"),
+        "reply_language": (
+            "english", "french", "français", "spanish", "español", "german", "deutsch",
+            "italian", "portuguese", "dutch", "polish", "japanese", "chinese",
+        ),
+        "units": ("metric", "imperial", "celsius", "fahrenheit", "miles", "kilometres"),
+        "spelling": ("british spelling", "american spelling", "uk spelling", "us spelling"),
+        "home": (
+            "live in", "living in", "lives in", "moved to", "based in", "relocated to",
+            "relocating to", "living there", "live there", "be living", "moving there",
+            "move there", "home is", "my home", "settled in",
+        ),
+        "job": ("new job", "work as", "job as", "my job", "employer", "work at", "works at"),
+        "schedule": ("mornings", "evenings", "weekends", "weekdays", "days a week", "night shift"),
+    }
+)  # fmt: skip
+
+# Kind cues, checked in this order after instructions and plans.
+CONSTRAINT = words(
+    "allergic", r"intoleran(?:t|ce)", "can't eat", "cannot eat", "can't have", "can't drink",
+    "can't do", "cannot do", "avoid", "avoids", "avoiding", "never", "only", "strict",
+    "strictly", "don't eat", "do not eat", "don't drink", "don't use", "won't", "must not",
+    "mustn't", "vegan", "vegetarian", "pescatarian", "halal", "kosher", r"gluten[- ]free",
+    "dairy-free", "nut-free", "sugar-free", "phobia", "scare me", "scares me", "itchy",
+    "headache", "not allowed", "no", "without", "refuse", "coeliac", "celiac", "whole30",
+    "keto", "diet", "off the menu", "off limits", "banned",
+)  # fmt: skip
+PREFERENCE = words(
+    r"like[sd]?", r"love[sd]?", r"enjoy(?:s|ed)?", r"prefer(?:s|red)?", r"hate[sd]?",
+    r"dislike[sd]?", r"favou?rite", "fan of", "into", "rather", "appeal", "appeals",
+    "appealing", "comfort", "taste", "style", "picky", "adore", "detest", "can't stand",
+    "cannot stand", "love language", "not a fan", "not really into", "obsessed",
+    "passionate", "makes my day", "fine", "my thing", "my weakness", "my jam", "my go-to",
+    "my kind of", "my guilty pleasure", "my comfort food", "my cup of tea", "not my thing",
+)  # fmt: skip
+
+# A verdict of taste needs no "I" to be the speaker's: "pancakes with syrup are the best",
+# "coriander is disgusting".
+TASTE_VERDICT = re.compile(
+    r"\b(?:is|are|'s|'re)\s+(?:(?:just|so|simply|literally|honestly|absolutely)\s+)?"
+    r"(?:the\s+best|the\s+worst|amazing|delicious|disgusting|gross|yucky|awful|overrated|"
+    r"underrated|life|heaven|the\s+greatest|unbeatable|my\s+fave)\b|"
+    r"\bthe\s+(?:\w+er|more\s+\w+)(?:,?\s+(?:and\s+)?(?:\w+er|more\s+\w+))*\s+the\s+better\b|"
+    r"\bcan't\s+get\s+enough\s+of\b",
+    re.IGNORECASE,
+)

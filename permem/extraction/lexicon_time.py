@@ -1,0 +1,80 @@
+"""Word lists of time and plans: one-offs, hedges, plans, standing phrases, past events,
+intentions and past habits. Re-exported by `permem.extraction.lexicon`."""
+
+from __future__ import annotations
+
+import re
+
+from permem.extraction.wordlist import words
+
+ONE_OFF = words(
+    "just this once", "this once", "this time only", "only this time", "just this time",
+    "for this trip only", "for this trip", "just tonight", "only tonight", "for tonight",
+    "just for today", "only today", "for today only", "this one time", "one-off", "one off",
+    "for this session", "for this conversation", "for this chat", "this time",
+    "make an exception", "making an exception", "an exception this time", "special occasion",
+    "for the occasion", "cheat day", "treat day", "just the once",
+    # Buying or planning for someone else: their tastes, this once.
+    "as a gift", "a gift for", "a present for", "as a present", "it's for a friend",
+    "it's for my", "it is for my", "shopping for my", "buying for my", "for someone else",
+    "on behalf of",
+)  # fmt: skip
+
+HEDGE = words(
+    "hoping", "hope to", "would like to", "i'd like to", "wish", "dreaming of", "hopefully",
+    "fingers crossed", "if all goes well", "if everything goes well", "with any luck",
+    "we'll see", "fingers x'd",
+    "maybe", "perhaps", "might", "possibly",
+    # The modal, not the month: "I may", "it may" ("until May" is no hedge).
+    r"(?:i|we|it|that|this|they|he|she|you)\s+may", "probably", "not sure", "unsure",
+    "thinking about", "thinking of", "considering", "i guess", "kind of", "kinda",
+    "sort of", "no idea if", "if i", "someday", "some day", "eventually", "who knows",
+)  # fmt: skip
+
+PLAN = words(
+    "might try", "might start", "might go", "might switch", "might give", "might take",
+    "might do", "might get", "might move", "may try",
+    "hoping to", "hope to", "aiming to", "aim to", "looking to", "intending to",
+    "would like to", "i'd like to", "about to",
+    "going to", "gonna", "plan to", "plans to", "planning to", "planning on", "will",
+    "i'll", "intend to", "thinking about", "thinking of", "considering", "next week",
+    "next month", "next year", "next summer", "next spring", "next fall", "next autumn",
+    "next winter", "in the fall", "in the spring", "in the summer", "in the winter",
+    "in the autumn",
+)  # fmt: skip
+
+STANDING = words("from now on", "going forward", "in future", "in the future", "next time")
+
+PAST_EVENT = words(
+    "yesterday", "last week", "last month", "last year", "last night", "last weekend",
+    r"last (?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\w*", "the other day", "recently",
+    r"just (?:got|had|finished|joined|started|bought|moved|won|lost|signed|adopted|graduated|"
+    r"quit|returned|came back|tried|took|went|made|ran|visited)",
+    "earlier today", "this morning", "ago", "used to", "when i was", "a while back",
+)  # fmt: skip
+
+# An intention, however dated ("planning to move to Austin in July"): what the user means to
+# do, never how things are until they say it happened.
+INTENTION = re.compile(
+    r"\b(?:planning\s+(?:to|on)|plan\s+to|plans\s+to|intend(?:ing)?\s+to|aim(?:ing)?\s+to|"
+    r"hop(?:e|ing)\s+to|looking\s+to|thinking\s+(?:of|about)|considering|want\s+to|"
+    r"would\s+like\s+to|'d\s+like\s+to|toying\s+with|might|may\s+(?:move|go|get|start|"
+    r"switch|take|try|quit))\b",
+    re.IGNORECASE,
+)
+# A change that adds rather than replaces: "from March I'm also taking Spanish".
+ADDITION = re.compile(r"\b(?:also|as\s+well|too|additionally|another|on\s+top)\b", re.IGNORECASE)
+# A habit of the past: "I used to commute two hours by car", "back at uni I lived on toast",
+# "in my twenties I ran every day". It says how things were, not how they are.
+PAST_HABIT = re.compile(
+    r"\b(?:used\s+to|back\s+(?:at|in)\s+(?:uni|university|college|school|the\s+day)|"
+    r"back\s+when\b|in\s+my\s+(?:teens|twenties|thirties|forties|student\s+days|uni\s+days|"
+    r"youth|old\s+job)|when\s+i\s+was\s+(?:younger|a\s+kid|a\s+child|a\s+student|a\s+teen|"
+    r"at\s+(?:uni|school|college)|little|small|in\s+(?:college|school))|as\s+a\s+(?:kid|child|"
+    r"student|teenager)|for\s+years\s+i\b)",
+    re.IGNORECASE,
+)
+# ... unless the same words say it still holds ("I still ...", "these days I ...").
+STILL_SO = re.compile(
+    r"\b(?:still|now|nowadays|these\s+days|to\s+this\s+day|ever\s+since|again)\b", re.IGNORECASE
+)
