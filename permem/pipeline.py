@@ -8,119 +8,46 @@ Nothing is written before `load`, which writes the whole batch (sources, claims,
 supersessions, lineage, quarantine) in one PostgreSQL transaction; `index` then embeds and
 indexes every committed claim the vector index lacks, so a crash anywhere is repaired by
 running again. Identifiers are derived from the source (tenant, message, span), so a re-run
-produces the same rows and adds none.
+produces the same rows and adds none. The objects passed between the stages are in
+`permem.pipeline_batch` and the `load` stage in `permem.pipeline_load`, re-exported here.
 """
 
 from __future__ import annotations
 
 import re
-import uuid
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
 import pandas as pd
 from sqlalchemy.engine import Connection
 
-from lineage import Node, NodeKind, Relation
 from permem import policy
 from permem.arrivals import Arrival, Known, arrival_of, read_known
-from permem.classify import Classification, sensitivity_of
 from permem.classify import classify_all as classify_many
-from permem.extraction import Candidate, Cue, Extractor
+from permem.classify import sensitivity_of
+from permem.extraction import Candidate, Extractor
 from permem.extraction.context import leans_back
 from permem.extraction.speakers import attribute_candidates
 from permem.hashing import content_hash, subject_fingerprint
-from permem.indexing import enqueue
-from permem.logs import TURN_MAX, LogBatch, Quarantined, identifier_problem, storable
-from permem.policy import GateInput, GateOutcome
+from permem.logs import LogBatch, Quarantined
+from permem.pipeline_batch import (
+    LoadResult,
+    Prepared,
+    Proposal,
+    TenantState,
+    _by_tenant,
+    _claim_id,
+    stable_id,
+)
+from permem.pipeline_load import load
+from permem.policy import GateInput
 from permem.quality import IDENTIFIER_PATTERNS, BatchValidation, validate_batch
-from permem.records import (
-    GateDecision,
-    Message,
-    SourceRef,
-    Status,
-    UserMemory,
-)
+from permem.records import GateDecision, Message, SourceRef, UserMemory
 from permem.redaction import Redactor, carries_secret
-from permem.revisions import (
-    Meaning,
-    Retraction,
-    apply_retractions,
-    mark_superseded,
-    plan_topic_supersession,
-)
-from permem.stores.bulk import copy_insert
 from permem.stores.database import Database, bind_tenant, register_tenant, tenant_salt
-from permem.stores.lineage_store import EdgeRow, add_edges
-from permem.stores.memories import append_memories, memory_rows
-from permem.stores.schema import (
-    gate_decisions,
-    quarantine,
-)
-from permem.stores.sources import append_sources
-from permem.temporal import has_bound
-
-_NAMESPACE = uuid.UUID("6f1c8a52-3b0e-4c4f-9d55-1f1f5e0d7a11")
-
-
-def stable_id(*parts: str) -> uuid.UUID:
-    """A deterministic id from its parts: the same source always yields the same row."""
-    return uuid.uuid5(_NAMESPACE, "\x1f".join(parts))
-
-
-@dataclass
-class TenantState:
-    """What the gate needs to know of one tenant's stored state."""
-
-    salt: bytes
-    paused: set[str] = field(default_factory=set)
-    erased_sources: set[str] = field(default_factory=set)
-    erased_hashes: set[str] = field(default_factory=set)
-
-
-@dataclass
-class Prepared:
-    """Messages of a batch that are new and may be processed, and everything set aside."""
-
-    batch: int
-    messages: list[Message]
-    record_only: list[Message]  # new, recorded as processed, but not read for claims
-    quarantined: list[Quarantined]
-    tenants: dict[str, TenantState]
-    counts: Counter[str]
-
-
-@dataclass
-class Proposal:
-    """One candidate with its classification, redacted claim and gate outcome."""
-
-    candidate: Candidate
-    classification: Classification
-    claim: str = ""
-    entity_types: tuple[str, ...] = ()
-    # The candidate's context, redacted like the claim (stored as the record's `evidence`).
-    evidence: str | None = None
-    outcome: GateOutcome | None = None
-    record: UserMemory | None = None
-
-
-@dataclass
-class LoadResult:
-    memories: int
-    decisions: int
-    sources: int
-    quarantined: int
-    superseded: list[str]
-
-
-def _by_tenant(messages: Iterable[Message]) -> dict[str, list[Message]]:
-    grouped: dict[str, list[Message]] = defaultdict(list)
-    for message in messages:
-        grouped[message.tenant].append(message)
-    return grouped
+from permem.stores.memories import memory_rows
 
 
 def prepare(db: Database, batch: LogBatch) -> Prepared:
@@ -341,13 +268,6 @@ def gate(
     return list(proposals)
 
 
-def _claim_id(candidate: Candidate) -> uuid.UUID:
-    m = candidate.message
-    return stable_id(
-        "claim", m.tenant, m.message_id, str(candidate.claim_start), str(candidate.claim_end)
-    )
-
-
 def stored_records(proposals: Sequence[Proposal]) -> list[UserMemory]:
     return [p.record for p in proposals if p.record is not None]
 
@@ -361,168 +281,6 @@ def validate(prepared: Prepared, proposals: Sequence[Proposal]) -> BatchValidati
     for tenant, records in by_tenant.items():
         rows.extend(memory_rows(records, prepared.tenants[tenant].salt))
     return validate_batch(pd.DataFrame(rows))
-
-
-def load(
-    db: Database,
-    prepared: Prepared,
-    proposals: Sequence[Proposal],
-    batch_id: uuid.UUID,
-    meaning: Meaning | None = None,
-) -> LoadResult:
-    """Write the batch in one transaction: sources, claims (with supersession), decisions,
-    lineage and quarantine. Either all of it is committed or none. `meaning` lets a
-    retraction take back older claims by meaning as well as by words (`revisions`)."""
-    superseded: list[str] = []
-    result = LoadResult(0, 0, 0, 0, superseded)
-    records_by_tenant: dict[str, list[UserMemory]] = defaultdict(list)
-    decisions_by_tenant: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for proposal in proposals:
-        assert proposal.outcome is not None
-        tenant = proposal.candidate.message.tenant
-        if proposal.record is not None:
-            records_by_tenant[tenant].append(proposal.record)
-        decisions_by_tenant[tenant].append(_decision_row(proposal, prepared, batch_id))
-    sources_by_tenant = _by_tenant([*prepared.messages, *prepared.record_only])
-    with db.app.begin() as conn:
-        for tenant in sorted(set(sources_by_tenant) | set(records_by_tenant)):
-            bind_tenant(conn, tenant)
-            result.sources += len(append_sources(conn, sources_by_tenant.get(tenant, []), batch_id))
-            records, replaced = plan_topic_supersession(conn, records_by_tenant.get(tenant, []))
-            append_memories(conn, records, batch_id=batch_id)
-            enqueue(conn, records)
-            result.memories += len(records)
-            mark_superseded(conn, tenant, replaced, superseded)
-            retractions = _retractions(proposals, tenant)
-            apply_retractions(conn, tenant, retractions, superseded, meaning)
-            add_edges(conn, _context_edges(tenant, proposals))
-            decisions = decisions_by_tenant.get(tenant, [])
-            copy_insert(conn, gate_decisions, decisions, skip_conflicts=True)
-            result.decisions += len(decisions)
-        result.quarantined = _store_quarantine(conn, prepared.quarantined, batch_id)
-    return result
-
-
-def _retractions(proposals: Sequence[Proposal], tenant: str) -> list[Retraction]:
-    """The retractions of `tenant` (extraction.modality): stored claims that take something
-    back, and plans called off, which the gate rejects as claims but which still take back
-    what they name; and standing claims that rule out what an older claim holds ("no running,
-    no spin" after "Tuesdays are spin nights"), which take back only what they rule out.
-    Nothing rejected for trust (an untrusted role, incognito, a pause, an erasure) takes
-    anything back."""
-    found = []
-    for p in proposals:
-        candidate, outcome = p.candidate, p.outcome
-        if candidate.message.tenant != tenant:
-            continue
-        called_off = outcome is not None and outcome.reasons[:1] in (
-            ("plan_called_off",),
-            ("withdrawn",),
-        )
-        # A pause for a while ("off caffeine until June", even one whose end the parser did
-        # not place) takes nothing back for good. A change announced for a later date takes
-        # nothing back now: recall replaces what it names from its start
-        # (recall_choice.replaced_from_start).
-        stored = (
-            p.record is not None
-            and p.record.status is Status.ACTIVE
-            and p.record.valid_until is None
-            and p.record.valid_from <= p.record.observed_at
-            and not has_bound(candidate.claim_text)
-        )
-        said: str | None = None
-        if Cue.RETRACTION in candidate.cues and (stored or called_off):
-            # What it names, read in memory from its unredacted words and context, never
-            # stored: "the Golf's gone" names the Golf where the redactor saw a name.
-            named = policy.retracted_words(candidate.claim_text, candidate.context)
-            said = candidate.claim_text
-        elif stored and Cue.ONE_OFF not in candidate.cues:
-            named = policy.ruled_out_words(candidate.claim_text)
-        else:
-            continue
-        if not named and said is None:
-            continue
-        found.append(
-            Retraction(
-                id=p.record.id if p.record is not None else _claim_id(candidate),
-                subject=p.classification.subject,
-                scope=p.classification.scope,
-                observed_at=p.classification.observed_at,
-                message_id=candidate.message.message_id,
-                span_start=candidate.claim_start,
-                named=named,
-                said=said,
-            )
-        )
-    return found
-
-
-def _context_edges(tenant: str, proposals: Sequence[Proposal]) -> list[EdgeRow]:
-    """An edge from the message a stored claim's context came from, when that is another
-    message: forgetting it forgets the claim that leans on it."""
-    return [
-        EdgeRow(
-            tenant=tenant,
-            parent=Node(NodeKind.SOURCE, p.candidate.context_source),
-            child=Node(NodeKind.MEMORY, str(p.record.id)),
-            relation=Relation.CONTEXT,
-        )
-        for p in proposals
-        if p.record is not None
-        and p.record.tenant == tenant
-        and p.candidate.context_source is not None
-    ]
-
-
-def _decision_row(proposal: Proposal, prepared: Prepared, batch_id: uuid.UUID) -> dict[str, Any]:
-    candidate, outcome = proposal.candidate, proposal.outcome
-    assert outcome is not None
-    message = candidate.message
-    salt = prepared.tenants[message.tenant].salt
-    return {
-        "id": stable_id("decision", str(_claim_id(candidate))),
-        "tenant": message.tenant,
-        "batch_id": batch_id,
-        "source_message_id": message.message_id,
-        "span_start": candidate.claim_start,
-        "span_end": candidate.claim_end,
-        "subject": proposal.classification.subject,
-        "kind": candidate.kind.value,
-        # A hash of the unredacted candidate, never its text (rejected ones included).
-        "candidate_hash": content_hash(salt, candidate.claim_text),
-        "decision": outcome.decision.value,
-        "reasons": list(outcome.reasons),
-        "policy_version": policy.POLICY_VERSION,
-        "memory_id": proposal.record.id if proposal.record else None,
-    }
-
-
-def _store_quarantine(conn: Connection, items: Sequence[Quarantined], batch_id: uuid.UUID) -> int:
-    """Store the quarantine entries, idempotently (ids derive from where and why). Every entry
-    is storable whatever it came from: file and reason escaped, a tenant that breaks the
-    identifier rules stored as null."""
-    stored = 0
-    grouped: dict[str | None, list[Quarantined]] = defaultdict(list)
-    for item in items:
-        usable = item.tenant is not None and identifier_problem(item.tenant) is None
-        grouped[item.tenant if usable else None].append(item)
-    for tenant, group in grouped.items():
-        bind_tenant(conn, tenant)
-        rows = []
-        for q in group:
-            file, reason, digest = storable(q.file), storable(q.reason), storable(q.content_hash)
-            line_no = min(max(q.line_no, 0), TURN_MAX)  # PostgreSQL `integer`
-            rows.append({
-                "id": stable_id("quarantine", file, str(line_no), digest, reason),
-                "tenant": tenant,
-                "batch_id": batch_id,
-                "file": file,
-                "line_no": line_no,
-                "reason": reason,
-                "content_hash": digest,
-            })  # fmt: skip
-        stored += len(copy_insert(conn, quarantine, rows, skip_conflicts=True, returning="id"))
-    return stored
 
 
 __all__ = [
