@@ -28,9 +28,10 @@ and the names a disclaimer gave ("not Kai": Kai is who the account expects). A n
 initial is the holder's counts as the holder's only when nothing else in the message says
 someone else is typing.
 
-Word lists here are small and closed (devices, relations, number words, greetings, calendar
-words and common adjectives that can follow "I'm"/"it's" capitalised); the rest is structure:
-which fragment of a message, in which position, says what.
+What one message says is read by `permem.extraction.speaker_markers`, whose word lists are
+small and closed (devices, relations, number words, greetings, calendar words and common
+adjectives that can follow "I'm"/"it's" capitalised); the rest is structure: which fragment of
+a message, in which position, says what. This module follows the change through a conversation.
 """
 
 from __future__ import annotations
@@ -38,167 +39,20 @@ from __future__ import annotations
 import functools
 import re
 from collections import defaultdict
-from collections.abc import Container, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Container, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
-from spacy.lang.en.stop_words import STOP_WORDS
-
 from permem.extraction import Candidate
-from permem.extraction.lexicon import RELATIONS
+from permem.extraction.speaker_markers import _read, holder_names
 from permem.logs import identifier_problem
 from permem.nlp import load_pipeline
 from permem.records import Message, Role
 
 GUEST = "guest"
-
-# Things one uses to talk to the assistant: whose they are says whose account it is.
-_DEVICE = (
-    r"(?:(?:smart|cell|mobile\s+)?phone|mobile|cell|iphone|ipad|tablet|laptop|computer|pc|"
-    r"mac(?:book)?|chromebook|kindle|device|account|login|profile|app)s?"
-)
-# Someone else's: never the speaker's own ("my phone").
-_OTHERS = r"(?:his|her|their|my\s+[^\W\d_]+['’]s|[^\W\d_]+['’]s)"
-_ANY_DET = rf"(?:the|this|that|{_OTHERS})"
-# Relations that lend a device at home (work relations are left out: "my boss lets me use the
-# laptop" is the holder at work).
-_HOME_RELATIONS = "|".join(
-    sorted(
-        {r for r in RELATIONS if r not in {"boss", "manager", "colleague", "coworker", "co-worker"}}
-        | {"mommy", "mummy", "mama", "momma", "daddy", "papa", "gran", "granny", "nan", "nana",
-           "stepmom", "stepmum", "stepdad", "grandparents", "sis", "bro"},
-        key=len,
-        reverse=True,
-    )
-)  # fmt: skip
-_GREETINGS = (
-    r"(?:hi+|hey+|hello+|hiya|heya|howdy|yo|ok(?:ay)?|oh|um+|uh+|so|well|sorry|hi there|"
-    r"hey there|lol|haha+|just so you know|fyi|btw|good (?:morning|afternoon|evening))"
-)
-_LEAD = rf"(?:{_GREETINGS}\W*\s+)*"
-# A fragment that is only a greeting: the next one still opens the message.
-_GREETING = re.compile(rf"{_GREETINGS}(?:\W+{_GREETINGS})*\W*", re.IGNORECASE)
-_NAME = r"(?P<name>[^\W\d_][^\W\d_'’-]*(?:[-'’][^\W\d_]+)?)"
-_NOT_NAME = r"(?P<not>[^\W\d_][^\W\d_'’-]*(?:[-'’][^\W\d_]+)?)"
-_I_AM = r"(?:i['’]?m|i am)"
-_NUMBER_WORDS = {
-    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
-    "fifteen": 15, "sixteen": 16, "seventeen": 17,
-}  # fmt: skip
-_AGE = rf"(?P<age>\d{{1,2}}|{'|'.join(_NUMBER_WORDS)})"
-_YEARS = r"(?:\s*(?:years?|yrs?|y/?o|yo)(?:\s+old)?)?"
-_TRAIL = (
-    r"(?:\s+(?:now|today|btw|lol|haha+|actually|tho|though|already|this\s+time|for\s+once|"
-    r"for\s+now|right\s+now|for\s+a\s+bit|tonight))*\W*"
-)
-
-# A message cut into fragments: the pieces between punctuation and clause-joining words. Each
-# marker below must fill a whole fragment (bar greetings and a trailing word), so that a
-# sentence merely containing "it's" or "I'm" is never read as an introduction.
-_BREAK = re.compile(
-    r"[,;:.!?\n()\[\]—–]+|\s-+\s|\s(?:and|but|so|plus|because|cause|cuz|coz)\s", re.IGNORECASE
-)
 _SENTENCE_END = re.compile(r"[.!?\n]")
 
-_INTRO = re.compile(
-    rf"{_LEAD}(?P<form>this is|this['’]s|it['’]?s|it is|{_I_AM}|im)\s+"
-    rf"(?:actually\s+|really\s+|just\s+)?{_NAME}"
-    r"(?P<post>(?:\s+(?:here|again|back|speaking|typing|writing|now|btw|today|on here))*)"
-    rf"(?:\s+(?:and\s+)?not\s+{_NOT_NAME})?{_TRAIL}",
-    re.IGNORECASE,
-)
-_NAMED = re.compile(
-    rf"{_LEAD}(?:my name is|my name['’]s|name['’]s|call me)\s+{_NAME}"
-    rf"(?:\s+(?:and\s+)?not\s+{_NOT_NAME})?{_TRAIL}",
-    re.IGNORECASE,
-)
-_HERE = re.compile(
-    rf"{_LEAD}{_NAME}\s+(?P<post>here|speaking|typing|on here)(?:\s+again)?"
-    rf"(?:\s+not\s+{_NOT_NAME})?{_TRAIL}",
-    re.IGNORECASE,
-)
-_DISCLAIMER = re.compile(
-    rf"{_LEAD}(?:(?:this|it)\s*(?:isn['’]?t|is not|['’]s not|aint)\s+|not\s+){_NOT_NAME}"
-    r"(?:\s+(?:here|typing|speaking|writing))?" + _TRAIL,
-    re.IGNORECASE,
-)
-# Borrowing (now: "borrowed" tells a story) a device that is not the speaker's own.
-_BORROWING = re.compile(
-    rf"^{_LEAD}(?:{_I_AM}\s+|im\s+)?(?:just\s+|only\s+)?"
-    rf"(?:borrowing\s+{_ANY_DET}|(?:using|on|logged (?:in|into|on)(?:to)?)\s+{_OTHERS})"
-    rf"\s+{_DEVICE}\b",
-    re.IGNORECASE,
-)
-# A relative lets the speaker use their device: "my mother said I can use the ipad".
-_LENT = re.compile(
-    rf"\bmy\s+(?:{_HOME_RELATIONS})\s+(?:\w+\s+)?(?:said|says|lets|let|is letting|allowed|"
-    rf"allows|gave|gives|told me)\s+(?:me\s+)?(?:that\s+)?(?:i\s+(?:can|could|may|might)\s+)?"
-    rf"(?:to\s+)?(?:use|borrow|play on|go on|have|be on)\s+{_ANY_DET}\s+{_DEVICE}\b",
-    re.IGNORECASE,
-)
-# The speaker is someone's relative: "I'm Kai's daughter", "this is his wife".
-_RELATIVE_OF = re.compile(
-    rf"{_LEAD}(?:{_I_AM}|im|this is|it['’]?s|its)\s+(?:[^\W\d_]+['’]s|his|her|their)\s+"
-    rf"(?:{'|'.join(sorted(RELATIONS, key=len, reverse=True))})(?:\s+[^\W\d_]+)?{_TRAIL}",
-    re.IGNORECASE,
-)
-# Said beside an introduction: "this is Tom, Ana's husband" (a relative of the holder's).
-_HOLDERS_RELATIVE = re.compile(
-    rf"{_LEAD}(?:(?:i['’]?m|i am|im)\s+)?(?P<owner>[^\W\d_]+)['’]s\s+"
-    rf"(?:{'|'.join(sorted(RELATIONS, key=len, reverse=True))}){_TRAIL}",
-    re.IGNORECASE,
-)
-# A message signed by someone: "… oat milk only for me. - Tove (Nnamdi's husband)", "…
-# love from Milo (5)", "cheers, Dana". The signature covers the message it ends.
-_SIGN_OFF = re.compile(
-    r"(?:^|[\s.!,])(?:[-–—~]+\s*|(?:love|cheers|thanks|ta|regards|xo+|xx+|from)\W*\s+"
-    rf"(?:from\s+)?){_NAME}(?:\s*\((?P<note>[^()]{{1,40}})\))?\W*$",
-    re.IGNORECASE,
-)
-_OWNER_OF = re.compile(
-    rf"^\s*(?P<owner>[^\W\d_]+)['’]s\s+(?:{'|'.join(sorted(RELATIONS, key=len, reverse=True))})"
-    r"\b|^\s*(?:his|her|their|the)\s+(?:other\s+half|"
-    rf"{'|'.join(sorted(RELATIONS, key=len, reverse=True))})\b|^\s*(?:age\s+)?\d{{1,2}}\s*$",
-    re.IGNORECASE,
-)
-_CHILD_AGE = re.compile(
-    rf"{_LEAD}(?:{_I_AM}|im)\s+(?:only\s+|just\s+|now\s+|almost\s+|nearly\s+)?{_AGE}{_YEARS}"
-    rf"(?:\s+and\s+a\s+half)?{_TRAIL}",
-    re.IGNORECASE,
-)
-_TURNED = re.compile(
-    rf"{_LEAD}(?:my age is|i\s+(?:just\s+)?turned|{_I_AM}\s+turning|im\s+turning)\s+{_AGE}"
-    rf"{_YEARS}{_TRAIL}",
-    re.IGNORECASE,
-)
-_SCHOOL = re.compile(
-    rf"{_LEAD}(?:{_I_AM}|im)\s+in\s+(?:(?:year|grade|class|form|p)\s*\d{{1,2}}|"
-    r"\d{1,2}(?:st|nd|rd|th)\s+(?:grade|class|year)|(?:primary|elementary|middle|grade)\s+school|"
-    r"kindergarten|preschool|nursery)" + _TRAIL,
-    re.IGNORECASE,
-)
-_HAND_BACK = re.compile(
-    rf"{_LEAD}(?:back to me|(?:i['’]?ve|i)\s+(?:got|have)\s+(?:my|the)\s+{_DEVICE}\s+back)"
-    + _TRAIL,
-    re.IGNORECASE,
-)
-
-# Words that follow "I'm"/"it's" capitalised without being anyone's name.
-_NOT_NAMES = frozenset(
-    "monday tuesday wednesday thursday friday saturday sunday january february march april may "
-    "june july august september october november december christmas easter halloween "
-    "thanksgiving xmas ramadan diwali hanukkah eid weekend tonight tomorrow today yesterday "
-    "vegan vegetarian pescatarian keto paleo diabetic celiac coeliac pregnant single married "
-    "divorced retired sober catholic christian muslim jewish hindu buddhist atheist agnostic "
-    "protestant mormon sikh american british english french german spanish italian dutch "
-    "irish scottish welsh canadian mexican brazilian chinese japanese korean indian australian "
-    "african european asian polish russian greek swedish danish norwegian finnish turkish "
-    "fine good great ok okay sorry sure done back home here there busy tired sick hungry "
-    "late early ready new old happy sad bored cold hot raining snowing sunny cool nice fun "
-    "true right wrong weird funny hard easy time bad better worse best free open closed "
-    "dr mr mrs ms mx miss prof sir madam doctor professor".split()
-)
+__all__ = ["GUEST", "Turn", "attribute", "attribute_candidates", "english_words", "holder_names"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,194 +75,11 @@ class Turn:
         return speaker
 
 
-@dataclass(frozen=True, slots=True)
-class _Fragment:
-    start: int
-    end: int
-    text: str
-
-
-@dataclass
-class _Seen:
-    """What the fragments of one message say about its speaker (offsets into its text)."""
-
-    intro: str | None = None  # the name of someone other than the holder who is typing
-    other_at: int | None = None  # where the message first says someone else is typing
-    holder_at: int | None = None  # where the speaker says they are the holder, or hands back
-    disclaimed: list[str] = field(default_factory=list)  # who the speaker says they are not
-    markers: list[tuple[int, int]] = field(default_factory=list)
-
-
-@dataclass(frozen=True, slots=True)
-class _Intro:
-    start: int
-    end: int
-    name: str
-    other: str | None  # "this is N not X": X
-    first: bool  # the first fragment of the message
-    named: bool  # "my name is N": about the speaker wherever it stands
-    announced: bool  # "it's N here", "this is N speaking": nothing else reads like that
-    marked: bool  # "N here", "it's N typing": an introduction wherever it stands
-    i_am: bool
-
-
-def _fragments(text: str) -> Iterator[_Fragment]:
-    cursor = 0
-    for match in [*_BREAK.finditer(text), None]:
-        end = match.start() if match else len(text)
-        piece = text[cursor:end]
-        stripped = piece.strip(" \t\"'“”‘’*_~")  # noqa: RUF001
-        if stripped:
-            start = cursor + piece.index(stripped)
-            yield _Fragment(start, start + len(stripped), stripped)
-        if match:
-            cursor = match.end()
-
-
-def holder_names(account: str) -> tuple[frozenset[str], frozenset[str]]:
-    """The holder's names as the account id spells them: whole parts and initials."""
-    parts = [p for p in re.split(r"[^a-z]+", account.split("@")[0].casefold()) if p]
-    return frozenset(p for p in parts if len(p) >= 2), frozenset(p for p in parts if len(p) == 1)
-
-
-def _is_name(word: str, *, strict: bool) -> bool:
-    """A word that can be a person's given name here: not a function or calendar word, and
-    (when `strict`) written with a capital."""
-    lower = word.casefold()
-    if len(lower) < 2 or lower in STOP_WORDS or lower in _NOT_NAMES:
-        return False
-    return word[:1].isupper() or not strict
-
-
-def _age(match: re.Match[str]) -> int:
-    value = match.group("age").casefold()
-    return int(value) if value.isdigit() else _NUMBER_WORDS[value]
-
-
 def _subject(account: str, name: str | None) -> str:
     """`<account>:<name>`, lower-cased, or `<account>:guest` when the name cannot be an id."""
     person = re.sub(r"\s+", "-", name.strip()).casefold() if name else GUEST
     subject = f"{account}:{person}"
     return subject if identifier_problem(subject) is None else f"{account}:{GUEST}"
-
-
-def _intro(fragment: _Fragment, first: bool) -> _Intro | None:
-    match = _INTRO.fullmatch(fragment.text) or _NAMED.fullmatch(fragment.text)
-    match = match or _HERE.fullmatch(fragment.text)
-    if match is None or not _is_name(match.group("name"), strict=False):
-        return None
-    other = match.groupdict().get("not")
-    i_am = match.re is _INTRO and match.group("form").casefold() in {"i'm", "i’m", "im", "i am"}
-    post = (match.groupdict().get("post") or "").strip()
-    return _Intro(
-        fragment.start, fragment.end, match.group("name"),
-        other if other and _is_name(other, strict=False) else None,
-        first, match.re is _NAMED, match.re is _INTRO and not i_am and bool(post), bool(post),
-        i_am,
-    )  # fmt: skip
-
-
-def _strong(text: str) -> bool:
-    """A fragment that alone says someone other than the holder is typing: a device that is
-    someone else's, a relative's permission to use it, being someone's relative, a child's
-    age or school year."""
-    if _BORROWING.search(text) or _LENT.search(text) or _SCHOOL.fullmatch(text):
-        return True
-    if _RELATIVE_OF.fullmatch(text):
-        return True
-    for pattern in (_CHILD_AGE, _TURNED):
-        age = pattern.fullmatch(text)
-        if age is not None and 3 <= _age(age) <= 17:
-            return True
-    return False
-
-
-def _read(message: Message, known_holder: set[str], words: Container[str]) -> _Seen:
-    """Every marker of a change (or hand-back) of speaker in one message."""
-    seen = _Seen()
-    full, initials = holder_names(message.account)
-
-    def holder_like(name: str, *, loose: bool) -> bool:
-        lower = name.casefold()
-        return lower in full or lower in known_holder or (loose and lower[:1] in initials)
-
-    intros: list[_Intro] = []
-    disclaimers: list[tuple[_Fragment, str, bool]] = []
-    strong: list[_Fragment] = []
-    opening = True
-    for fragment in _fragments(message.text):
-        first, opening = opening, opening and _GREETING.fullmatch(fragment.text) is not None
-        if _HAND_BACK.fullmatch(fragment.text):
-            seen.holder_at = fragment.start if seen.holder_at is None else seen.holder_at
-            seen.markers.append((fragment.start, fragment.end))
-        elif _strong(fragment.text):
-            strong.append(fragment)
-        elif (relative := _HOLDERS_RELATIVE.fullmatch(fragment.text)) is not None and holder_like(
-            relative.group("owner"), loose=False
-        ):
-            strong.append(fragment)
-        elif (intro := _intro(fragment, first)) is not None:
-            intros.append(intro)
-        elif (disclaimer := _DISCLAIMER.fullmatch(fragment.text)) is not None:
-            name = disclaimer.group("not")
-            if _is_name(name, strict=False):
-                disclaimers.append((fragment, name, first))
-    signed = _SIGN_OFF.search(message.text)
-    if signed is not None and _is_name(signed.group("name"), strict=True):
-        note = signed.group("note")
-        owner = _OWNER_OF.match(note) if note else None
-        name = signed.group("name")
-        # The signer is someone else: a relative of a named person, or not the holder.
-        if owner is not None or not holder_like(name, loose=True):
-            if owner is not None and owner.groupdict().get("owner"):
-                known_holder.add(owner.group("owner").casefold())
-                seen.disclaimed.append(owner.group("owner").casefold())
-            seen.intro = name
-            seen.other_at = 0
-            seen.markers.append((signed.start("name"), signed.end()))
-    named_others = [i.other for i in intros if i.other is not None]
-    # Someone else is typing by the message's own say: strong markers, or "not X" naming the
-    # holder (at the start, or beside an introduction).
-    disclaiming = bool(named_others) or any(
-        (first or intros) and holder_like(name, loose=True) for _, name, first in disclaimers
-    )
-    if intros and disclaimers:
-        disclaiming = True  # "not Quinn — it's Wendell"
-    context = bool(strong) or disclaiming
-    for intro in intros:
-        if holder_like(intro.name, loose=not (context or intro.other)):
-            if intro.first or intro.named or intro.marked or intro.i_am:
-                seen.holder_at = intro.start if seen.holder_at is None else seen.holder_at
-                seen.markers.append((intro.start, intro.end))
-            continue
-        capital = intro.name[:1].isupper()
-        # Alone, an introduction says "my name is N" or "it's N here", or opens the message
-        # ("Hey, it's Tobias", "I'm Omar", "Jonas here") with a capitalised word that is no
-        # English word ("Omnivore here, love a roast" describes the holder; a name that is
-        # also a word, "I'm Grace", needs more). Anywhere else ("what's the dog called? it's
-        # Rex"), or in lower case, it needs the rest of the message to say someone else is
-        # typing ("its luna, im 9").
-        alone = intro.named or (
-            capital
-            and (intro.first or intro.marked)
-            and (intro.announced or intro.name.casefold() not in words)
-        )
-        if context or intro.other is not None or alone:
-            seen.intro = seen.intro or intro.name
-            seen.other_at = (
-                intro.start if seen.other_at is None else min(seen.other_at, intro.start)
-            )
-            seen.markers.append((intro.start, intro.end))
-    if disclaiming or strong:
-        seen.disclaimed += [name.casefold() for _, name, _ in disclaimers] + [
-            n.casefold() for n in named_others
-        ]
-        for fragment in [*strong, *(f for f, _, _ in disclaimers)]:
-            seen.markers.append((fragment.start, fragment.end))
-            seen.other_at = (
-                fragment.start if seen.other_at is None else min(seen.other_at, fragment.start)
-            )
-    return seen
 
 
 def _sentence_start(text: str, offset: int) -> int:
