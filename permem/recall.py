@@ -24,66 +24,50 @@
    corrected or erased while ranking never comes back.
 5. **Log** to `recall_log`: actor, subject, purpose, scope, a salted hash of the query text,
    the returned ids and the counts filtered out by reason: ids and counts only, never text.
+
+The query and its answer are in `permem.recall_query`, steps 1 and 2 (authorization and the
+exclusion filter) in `permem.recall_filter`; both re-exported here, the `Recaller` runs them.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 import uuid
-from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
 import numpy as np
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from permem import policy
-from permem.classify import sensitivity_of
 from permem.controls import subject_paused
 from permem.embedding import Embedder
-from permem.erasure.ledger import blocking
 from permem.extraction import lexicon as lx
-from permem.extraction.context import meaning
-from permem.grants import covers
 from permem.hashing import content_hash, normalize
-from permem.logs import identifier_problem, parse_ts, unstorable_problem
 from permem.recall_choice import replaced_from_start, shadowed_imports, superseded_in_time
-from permem.records import Confirmation, Kind, Status, UserMemory
+from permem.recall_filter import (
+    OWN_MEMORY,
+    Access,
+    _blocked_ids,
+    authorize,
+    exclusion,
+    is_factual_question,
+)
+from permem.recall_query import MAX_K, RecallAnswer, Recalled, RecallQuery, parse_query
+from permem.records import UserMemory
 from permem.stores.database import (
     Database,
-    check_tenant,
     register_tenant,
     tenant_salt,
     tenant_transaction,
 )
 from permem.stores.memories import record_from_row
-from permem.stores.schema import grants, memories, recall_log
+from permem.stores.schema import memories, recall_log
 from permem.stores.vectors import VectorIndex
 
 # How much of the score is meaning (cosine) and how much shared words.
 VECTOR_WEIGHT = 0.8
 LEXICAL_WEIGHT = 0.2
-MAX_K = 50
 
-_SCOPE = re.compile(r"^(global|(workspace|project):\S.*)$")
-_FACTUAL_QUESTION = re.compile(
-    r"^\s*(?:is|are|was|were|can|could|does|do|did|will|has|have|how (?:many|much|far|long|"
-    r"old|big|tall|hot|cold)|what (?:is|are|was|were) the|who (?:is|was|wrote|invented)|"
-    r"when (?:did|was|is)|why (?:is|are|do|does)|is it true|"
-    # How the world works, and what is known: "how do scientists date rocks?", "what does
-    # the research say about ...?", "is there evidence that ...?".
-    r"how (?:do|does|did) (?!you\b)|"
-    r"what (?:does|do|did) (?:the |recent |current )?(?:research|science|evidence|studies|"
-    r"study|experts?|scientists?|data|history|doctors?|literature)|"
-    r"is there (?:any |good |real )?(?:evidence|proof|research|data))\b"
-    r"(?!.*\b(?:i|me|my|mine|we|our)\b)",
-    re.IGNORECASE,
-)
-_REQUEST = re.compile(r"^\s*(?:can|could|would|will) you\b", re.IGNORECASE)
 _OVERRIDE = re.compile(
     r"\b(?:this time|just this once|for once|today|tonight|instead|even though|anyway|"
     r"ignore my|forget (?:about )?my|for a change|actually|this once)\b",
@@ -97,238 +81,26 @@ _STOP = frozenset(
 )
 
 
-_IDENTIFIERS = ("tenant", "actor", "subject", "scope")
-
-
-@dataclass(frozen=True, slots=True)
-class RecallQuery:
-    query_id: str
-    tenant: str
-    actor: str
-    subject: str
-    purpose: str
-    scope: str
-    ts: datetime
-    text: str
-    k: int = 5
-    session: str | None = None
-
-
-def parse_query(obj: Any) -> RecallQuery:
-    """Validate one query line (FORMATS.md); ValueError with a short reason otherwise."""
-    if not isinstance(obj, dict):
-        raise ValueError("query is not a JSON object")
-    for name in ("query_id", "tenant", "actor", "subject", "purpose", "scope", "ts", "text"):
-        value = obj.get(name)
-        if not isinstance(value, str) or (name != "text" and not value.strip()):
-            raise ValueError(f"field {name} must be a non-empty string")
-        problem = unstorable_problem(value)
-        if problem:
-            raise ValueError(f"field {name} {problem}")
-    # The log's identifier rules (permem.logs), so a query names people as the log does.
-    fields = {name: unicodedata.normalize("NFC", obj[name]) for name in _IDENTIFIERS}
-    for name, value in fields.items():
-        problem = identifier_problem(value)
-        if problem:
-            raise ValueError(f"field {name} {problem}")
-    if not _SCOPE.match(fields["scope"]):
-        raise ValueError("field scope must be global, workspace:<name> or project:<name>")
-    ts = parse_ts(obj["ts"])
-    k = obj.get("k", 5)
-    if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= MAX_K:
-        raise ValueError(f"field k must be an integer from 1 to {MAX_K}")
-    session = obj.get("session")
-    if session is not None:
-        if not isinstance(session, str):
-            raise ValueError("field session must be a string")
-        session = unicodedata.normalize("NFC", session)
-        problem = identifier_problem(session)
-        if problem:
-            raise ValueError(f"field session {problem}")
-    check_tenant(fields["tenant"])
-    return RecallQuery(
-        query_id=obj["query_id"],
-        tenant=fields["tenant"],
-        actor=fields["actor"],
-        subject=fields["subject"],
-        purpose=obj["purpose"],
-        scope=fields["scope"],
-        ts=ts,
-        text=obj["text"],
-        k=k,
-        session=session,
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class Recalled:
-    record: UserMemory
-    score: float
-    conflicts_with_request: bool
-
-    def as_json(self) -> dict[str, Any]:
-        r = self.record
-        return {
-            "id": str(r.id),
-            "subject": r.subject,
-            "claim": r.claim,
-            "origin": r.origin.value,
-            "kind": r.kind.value,
-            "scope": r.scope,
-            "purpose": r.purpose,
-            "sensitivity": r.sensitivity.value,
-            "confidence": round(r.confidence, 4),
-            "valid_from": r.valid_from.isoformat(),
-            "valid_until": r.valid_until.isoformat() if r.valid_until else None,
-            "source": r.source.as_json(),
-            "score": round(self.score, 4),
-            # The current request wins for this action only; the memory is unchanged.
-            "conflicts_with_request": self.conflicts_with_request,
-        }
-
-
-@dataclass
-class RecallAnswer:
-    query_id: str
-    records: list[Recalled] = field(default_factory=list)
-    denied: str | None = None
-    error: str | None = None
-    filtered_out: Counter[str] = field(default_factory=Counter)
-
-    def as_json(self) -> dict[str, Any]:
-        if self.error is not None:
-            return {"query_id": self.query_id, "error": self.error}
-        return {
-            "query_id": self.query_id,
-            "records": [r.as_json() for r in self.records],
-            "denied": self.denied,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class Access:
-    """What an authorized actor may read of the subject's memory: everything the request's
-    scope and purpose allow (`grant_scopes` None: their own memory), or only the claim scopes
-    their valid grants cover."""
-
-    grant_scopes: frozenset[str] | None = None
-
-    def covers(self, claim_scope: str) -> bool:
-        return self.grant_scopes is None or covers(self.grant_scopes, claim_scope)
-
-
-OWN_MEMORY = Access()
-
-
-def authorize(conn: Connection, query: RecallQuery) -> Access | str:
-    """The actor's access to the subject's memory for this purpose, or why they have none.
-
-    A grant must have been made by the query's `ts` and be neither expired nor revoked at the
-    later of `ts` and the database's current time: a caller cannot reach back to before a
-    revocation or an expiry by dating its request in the past. The valid grants' scopes add
-    up; every grant covers at least the global claims, so a valid grant never denies.
-    """
-    if query.actor == query.subject or query.subject.startswith(f"{query.actor}:"):
-        return OWN_MEMORY
-    ts = query.ts
-    judged_at = sa.func.greatest(sa.literal(ts, sa.DateTime(timezone=True)), sa.func.now())
-    scopes = frozenset(
-        conn.execute(
-            sa.select(grants.c.scope).where(
-                grants.c.actor == query.actor,
-                grants.c.subject == query.subject,
-                grants.c.purpose == query.purpose,
-                grants.c.granted_at <= ts,
-                grants.c.expires_at > judged_at,
-                sa.or_(grants.c.revoked_at.is_(None), grants.c.revoked_at > judged_at),
-            )
-        ).scalars()
-    )
-    if scopes:
-        return Access(scopes)
-    return (
-        f"actor {query.actor} holds no valid grant to use the memory of {query.subject} "
-        f"for purpose {query.purpose}"
-    )
-
-
-def _blocked_ids(conn: Connection, records: Sequence[UserMemory]) -> set[str]:
-    """Ids of `records` that the erasure ledger blocks (`permem.erasure.ledger`): by their
-    node rows, or, from the moment a request row committed (before its expansion), by the
-    request itself: the claim, the source message, or the subject's (and their third
-    parties') records created at or before it."""
-    if not records:
-        return set()
-    ledger = blocking(
-        conn,
-        memories=[str(r.id) for r in records],
-        sources={r.source.message_id for r in records if r.source.message_id},
-        subjects={r.subject for r in records},
-    )
-    return {
-        str(r.id)
-        for r in records
-        if ledger.blocks_memory(str(r.id), r.subject, r.source.message_id or None, r.created_at)
-    }
-
-
-def is_factual_question(text: str, subject: str = "") -> bool:
-    """A question about the world, not about the user: a remembered belief is no answer.
-
-    Not factual: a question that names the user ("I", "my", ... or a name in their subject id,
-    "When did Caroline ...?" for `lc-26-caroline`), and a request to the assistant ("Can you
-    recommend ...?").
-    """
-    if _FACTUAL_QUESTION.match(text) is None or _REQUEST.match(text) is not None:
-        return False
-    names = {n for n in re.split(r"[^a-z]+", subject.casefold()) if len(n) >= 3}
-    return not names & set(re.findall(r"[a-z]+", text.casefold()))
-
-
-def exclusion(
-    record: UserMemory, query: RecallQuery, factual: bool, access: Access = OWN_MEMORY
-) -> str | None:
-    """Why `record` may not be used for `query` by an actor with `access` (None: it may).
-    Pure; order matters only for the counts in the log."""
-    if record.status is Status.SESSION_ONLY:
-        if query.session is None or record.session != query.session:
-            return "other_session"
-    elif record.status is not Status.ACTIVE:
-        return f"status_{record.status.value}"
-    if record.confirmation in (Confirmation.PENDING, Confirmation.REJECTED):
-        return f"confirmation_{record.confirmation.value}"
-    if record.valid_from > query.ts:
-        return "not_yet_valid"
-    if (
-        record.kind is Kind.PLAN
-        and record.valid_until is None
-        and (record.valid_from <= record.observed_at or lx.INTENTION.search(record.claim))
-    ):
-        # An intention with no date of its own ("I'm going to learn to sail") says what the
-        # user means to do, not how things are; a dated plan is current once its day comes,
-        # and one bounded from now ("I'll be in Tokyo for ten days") is current for its span.
-        # An intention stays one whatever its date ("planning to move in July").
-        return "plan_not_started"
-    if record.valid_until is not None and record.valid_until <= query.ts:
-        return "expired"
-    if record.scope not in (query.scope, "global"):
-        return "scope"
-    if not access.covers(record.scope):
-        return "grant_scope"
-    if record.purpose not in policy.usable_purposes(query.purpose):
-        return "purpose"
-    _, categories = sensitivity_of(meaning(record.claim, record.evidence))
-    if not policy.may_serve(query.purpose, record.purpose, record.sensitivity, categories):
-        return "special_category_purpose"
-    if factual and (
-        record.kind in (Kind.FACT, Kind.EVENT, Kind.PLAN)
-        or lx.BELIEF.search(said := f"{record.evidence or ''} {record.claim}")
-        or lx.SELF_BELIEF.search(said)
-    ):
-        # A belief guides the user's own choices ("so no sweets for mine"), never the answer
-        # to a question about the world.
-        return "factual_question"
-    return None
+__all__ = [
+    "LEXICAL_WEIGHT",
+    "MAX_K",
+    "OWN_MEMORY",
+    "VECTOR_WEIGHT",
+    "Access",
+    "RecallAnswer",
+    "RecallQuery",
+    "Recalled",
+    "Recaller",
+    "authorize",
+    "conflicts",
+    "exclusion",
+    "is_factual_question",
+    "lexical_overlap",
+    "parse_query",
+    "replaced_from_start",
+    "shadowed_imports",
+    "superseded_in_time",
+]
 
 
 def _words(text: str) -> set[str]:

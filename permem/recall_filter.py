@@ -1,0 +1,166 @@
+"""Who may recall what (steps 1 and 2 of `permem.recall`): `authorize` turns an actor and a
+subject into an `Access` or a reason for denial, `exclusion` says why one claim may not be used
+for a query (pure; its reasons are the log's counts), `is_factual_question` tells a question
+about the world from one about the user, and `_blocked_ids` asks the erasure ledger. Re-exported
+by `permem.recall`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from permem import policy
+from permem.classify import sensitivity_of
+from permem.erasure.ledger import blocking
+from permem.extraction import lexicon as lx
+from permem.extraction.context import meaning
+from permem.grants import covers
+from permem.recall_query import RecallQuery
+from permem.records import Confirmation, Kind, Status, UserMemory
+from permem.stores.schema import grants
+
+_FACTUAL_QUESTION = re.compile(
+    r"^\s*(?:is|are|was|were|can|could|does|do|did|will|has|have|how (?:many|much|far|long|"
+    r"old|big|tall|hot|cold)|what (?:is|are|was|were) the|who (?:is|was|wrote|invented)|"
+    r"when (?:did|was|is)|why (?:is|are|do|does)|is it true|"
+    # How the world works, and what is known: "how do scientists date rocks?", "what does
+    # the research say about ...?", "is there evidence that ...?".
+    r"how (?:do|does|did) (?!you\b)|"
+    r"what (?:does|do|did) (?:the |recent |current )?(?:research|science|evidence|studies|"
+    r"study|experts?|scientists?|data|history|doctors?|literature)|"
+    r"is there (?:any |good |real )?(?:evidence|proof|research|data))\b"
+    r"(?!.*\b(?:i|me|my|mine|we|our)\b)",
+    re.IGNORECASE,
+)
+_REQUEST = re.compile(r"^\s*(?:can|could|would|will) you\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Access:
+    """What an authorized actor may read of the subject's memory: everything the request's
+    scope and purpose allow (`grant_scopes` None: their own memory), or only the claim scopes
+    their valid grants cover."""
+
+    grant_scopes: frozenset[str] | None = None
+
+    def covers(self, claim_scope: str) -> bool:
+        return self.grant_scopes is None or covers(self.grant_scopes, claim_scope)
+
+
+OWN_MEMORY = Access()
+
+
+def authorize(conn: Connection, query: RecallQuery) -> Access | str:
+    """The actor's access to the subject's memory for this purpose, or why they have none.
+
+    A grant must have been made by the query's `ts` and be neither expired nor revoked at the
+    later of `ts` and the database's current time: a caller cannot reach back to before a
+    revocation or an expiry by dating its request in the past. The valid grants' scopes add
+    up; every grant covers at least the global claims, so a valid grant never denies.
+    """
+    if query.actor == query.subject or query.subject.startswith(f"{query.actor}:"):
+        return OWN_MEMORY
+    ts = query.ts
+    judged_at = sa.func.greatest(sa.literal(ts, sa.DateTime(timezone=True)), sa.func.now())
+    scopes = frozenset(
+        conn.execute(
+            sa.select(grants.c.scope).where(
+                grants.c.actor == query.actor,
+                grants.c.subject == query.subject,
+                grants.c.purpose == query.purpose,
+                grants.c.granted_at <= ts,
+                grants.c.expires_at > judged_at,
+                sa.or_(grants.c.revoked_at.is_(None), grants.c.revoked_at > judged_at),
+            )
+        ).scalars()
+    )
+    if scopes:
+        return Access(scopes)
+    return (
+        f"actor {query.actor} holds no valid grant to use the memory of {query.subject} "
+        f"for purpose {query.purpose}"
+    )
+
+
+def _blocked_ids(conn: Connection, records: Sequence[UserMemory]) -> set[str]:
+    """Ids of `records` that the erasure ledger blocks (`permem.erasure.ledger`): by their
+    node rows, or, from the moment a request row committed (before its expansion), by the
+    request itself: the claim, the source message, or the subject's (and their third
+    parties') records created at or before it."""
+    if not records:
+        return set()
+    ledger = blocking(
+        conn,
+        memories=[str(r.id) for r in records],
+        sources={r.source.message_id for r in records if r.source.message_id},
+        subjects={r.subject for r in records},
+    )
+    return {
+        str(r.id)
+        for r in records
+        if ledger.blocks_memory(str(r.id), r.subject, r.source.message_id or None, r.created_at)
+    }
+
+
+def is_factual_question(text: str, subject: str = "") -> bool:
+    """A question about the world, not about the user: a remembered belief is no answer.
+
+    Not factual: a question that names the user ("I", "my", ... or a name in their subject id,
+    "When did Caroline ...?" for `lc-26-caroline`), and a request to the assistant ("Can you
+    recommend ...?").
+    """
+    if _FACTUAL_QUESTION.match(text) is None or _REQUEST.match(text) is not None:
+        return False
+    names = {n for n in re.split(r"[^a-z]+", subject.casefold()) if len(n) >= 3}
+    return not names & set(re.findall(r"[a-z]+", text.casefold()))
+
+
+def exclusion(
+    record: UserMemory, query: RecallQuery, factual: bool, access: Access = OWN_MEMORY
+) -> str | None:
+    """Why `record` may not be used for `query` by an actor with `access` (None: it may).
+    Pure; order matters only for the counts in the log."""
+    if record.status is Status.SESSION_ONLY:
+        if query.session is None or record.session != query.session:
+            return "other_session"
+    elif record.status is not Status.ACTIVE:
+        return f"status_{record.status.value}"
+    if record.confirmation in (Confirmation.PENDING, Confirmation.REJECTED):
+        return f"confirmation_{record.confirmation.value}"
+    if record.valid_from > query.ts:
+        return "not_yet_valid"
+    if (
+        record.kind is Kind.PLAN
+        and record.valid_until is None
+        and (record.valid_from <= record.observed_at or lx.INTENTION.search(record.claim))
+    ):
+        # An intention with no date of its own ("I'm going to learn to sail") says what the
+        # user means to do, not how things are; a dated plan is current once its day comes,
+        # and one bounded from now ("I'll be in Tokyo for ten days") is current for its span.
+        # An intention stays one whatever its date ("planning to move in July").
+        return "plan_not_started"
+    if record.valid_until is not None and record.valid_until <= query.ts:
+        return "expired"
+    if record.scope not in (query.scope, "global"):
+        return "scope"
+    if not access.covers(record.scope):
+        return "grant_scope"
+    if record.purpose not in policy.usable_purposes(query.purpose):
+        return "purpose"
+    _, categories = sensitivity_of(meaning(record.claim, record.evidence))
+    if not policy.may_serve(query.purpose, record.purpose, record.sensitivity, categories):
+        return "special_category_purpose"
+    if factual and (
+        record.kind in (Kind.FACT, Kind.EVENT, Kind.PLAN)
+        or lx.BELIEF.search(said := f"{record.evidence or ''} {record.claim}")
+        or lx.SELF_BELIEF.search(said)
+    ):
+        # A belief guides the user's own choices ("so no sweets for mine"), never the answer
+        # to a question about the world.
+        return "factual_question"
+    return None
