@@ -1,0 +1,170 @@
+"""The phrases of time that `permem.temporal` resolves: month, weekday, number and season
+words, and the patterns of dates, spans ("until Feb 5", "for two weeks"), starts ("from
+March"), single days, habits and changes that last, and the phrases that govern by reference
+to a period named before (`GOVERNED`). Plain data; re-exported by `permem.temporal`.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+
+_MONTHS = {
+    name.lower(): index
+    for index in range(1, 13)
+    for name in (calendar.month_name[index], calendar.month_abbr[index])
+}
+_MONTHS["sept"] = 9
+_WEEKDAYS = {
+    name.lower(): index
+    for index in range(7)
+    for name in (calendar.day_name[index], calendar.day_abbr[index])
+}
+_NUMBERS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
+    "a couple of": 2, "a few": 3, "couple of": 2, "few": 3,
+}  # fmt: skip
+_SEASON_START = {"spring": (3, 20), "summer": (6, 21), "fall": (9, 22), "autumn": (9, 22),
+                 "winter": (12, 21)}  # fmt: skip
+
+_MONTH_RE = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_DAY_RE = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
+_DATE = (
+    rf"(?:(?P<m1>{_MONTH_RE})\.?\s+{_DAY_RE.replace('day', 'd1')}|"
+    rf"{_DAY_RE.replace('day', 'd2')}\s+(?:of\s+)?(?P<m2>{_MONTH_RE})\b|"
+    rf"the\s+{_DAY_RE.replace('day', 'd3')}\b|"
+    r"(?P<iso>\d{4}-\d{2}-\d{2})|"
+    r"(?:next\s+)?(?P<weekday>(?:mon|tues|wednes|thurs|fri|satur|sun)day)|"
+    r"the\s+end\s+of\s+(?:the\s+)?(?P<endof>week|month|year)|"
+    rf"(?:the\s+)?(?P<part>end|middle|mid|start|beginning)(?:\s+of|-)\s*(?P<m3>{_MONTH_RE})\b|"
+    rf"(?P<part2>late|mid|early)[\s-]+(?P<m4>{_MONTH_RE})\b|"
+    r"(?P<tomorrow>tomorrow)|(?P<weekend>the\s+weekend))"
+)
+_UNTIL = re.compile(
+    rf"\b(?:until|till|til|through|thru|up\s+to|by)\s+(?:the\s+(?=\d+\w*\s+of\b))?{_DATE}",
+    re.IGNORECASE,
+)
+_FOR = re.compile(
+    r"\bfor\s+(?:the\s+next\s+|another\s+)?"
+    r"(?P<n>\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"(?:a\s+)?couple\s+of|(?:a\s+)?few)\s+(?P<unit>hour|day|week|fortnight|month|year)s?\b",
+    re.IGNORECASE,
+)
+_THIS = re.compile(r"\b(?:this|the\s+rest\s+of\s+the)\s+(?P<unit>week|weekend|month|year)\b", re.I)
+_NEXT = re.compile(
+    r"\b(?:next\s+(?P<unit>week|month|year|spring|summer|fall|autumn|winter)|"
+    r"in\s+the\s+(?P<season>spring|summer|fall|autumn|winter)|"
+    rf"in\s+(?P<month>{_MONTH_RE})\b)",
+    re.IGNORECASE,
+)
+# "until May", "till September", "back in March": a month alone ends the claim when it starts.
+_UNTIL_MONTH = re.compile(
+    rf"\b(?:until|till|til|up\s+to|before|back\s+(?:in|at\s+work\s+in))\s+(?:early\s+)?"
+    rf"(?P<month>{_MONTH_RE})\b(?!\.?\s+\d)(?!\s+(?:the\s+)?\d)",
+    re.IGNORECASE,
+)
+# "back at my desk on Monday", "home on the 3rd", "returning May 2nd": an absence that ends
+# when that day starts.
+_BACK_ON = re.compile(
+    rf"\b(?:back|return(?:ing|s)?|home\s+again)\b[^.!?]{{0,30}}?\b(?:on|by)?\s*"
+    rf"(?:the\s+(?=\d+\w*\s+of\b))?(?P<date>{_DATE})(?!s)\b",
+    re.IGNORECASE,
+)
+# "as of the 1st of October", "starting August 1st", "from March": the claim starts then.
+_FROM = re.compile(
+    rf"\b(?:as\s+of|starting(?:\s+(?:on|from|in))?|from|beginning|effective|come|"
+    # A change on a day to come: "I'm relocating there on the 1st of August", "moving to Oslo
+    # in May", "I start the new job on Monday".
+    rf"(?:(?:moving|relocating|starting|joining|switching|transferring|heading|leaving|"
+    rf"move|relocate|start|join|switch|transfer|leave)\b[^.!?,]{{0,40}}?\b(?:on|in))|"
+    # Scheduled: "I'm handing in my notice in May", "quitting in September".
+    rf"(?:^\s*|\b(?:i'm|i\s+am|we're|we\s+are)\s+)[^\W\d_]+ing\b[^.!?,]{{0,40}}?\b(?:on|in|around))\s+"
+    rf"(?:(?:the\s+)?(?P<date>{_DATE})|(?P<month>{_MONTH_RE})\b)",
+    re.IGNORECASE,
+)
+# A time phrase that governs by reference to a period named before: "until then", "before
+# that", "till that date", "while I'm there", "for that period", "in the meantime", "hold me
+# to it" (a commitment's own period).
+GOVERNED = re.compile(
+    r"\bonce\s+(?:i've|i\s+have|i'm|i\s+am|we've|we're|i)\s+(?:moved|settled|arrived|started|"
+    r"back|there|in|relocated)\b|\bafter\s+(?:the|my|our)\s+(?:move|relocation|trip|return)\b|"
+    r"\b(?:until|till|til|before|by)\s+(?:then|that(?:\s+(?:date|day|time|point))?|the\s+end\s+of\s+it)\b|"
+    r"\b(?:while|whilst|as\s+long\s+as)\s+(?:i'm|i\s+am|we're|we\s+are|i'm\s+still|i\s+stay)\b|"
+    r"\b(?:during|for|throughout)\s+(?:that|this|the)\s+(?:time|period|trip|stay|break|leave|"
+    r"window|stretch|month|week|visit)\b|\bin\s+the\s+meantime\b|\bmeanwhile\b|"
+    r"\bhold\s+me\s+to\s+(?:it|that|this)\b|"
+    r"\b(?:until|till|til|before|by)\s+(?:i'm|i\s+am|i\s+get|i\s+come|we're|we\s+get|we\s+come)\s+"
+    r"(?:back|home|in)\b|\b(?:until|till|til|before)\s+(?:i|we)\s+(?:return|get\s+back|come\s+back|"
+    r"(?:fly|go|head|get)\s+home|leave)\b|\bfor\s+now\b|\bduring\s+my\s+(?:stay|trip|visit|leave)\b|"
+    r"\bwhile\s+i'm\s+(?:here|there|away|in\s+town|on\s+\w+)\b",
+    re.IGNORECASE,
+)
+_ALREADY = re.compile(
+    r"\bfor\s+(?:the\s+)?(?:past|last)\b|\b(?:have|has|'ve|'s)\s+been\b|\bhaven't\b|"
+    r"\b(?:years?|months?|weeks?|days?)\s+(?:now|already|so\s+far|and\s+counting)\b",
+    re.IGNORECASE,
+)
+# One day a claim holds for: "the day after tomorrow", "a week from tomorrow", "on the 20th",
+# "this Friday", "on 2026-04-02", "tomorrow". Not a habit ("every Friday", "on Fridays").
+_ONE_DAY = re.compile(
+    r"\b(?:(?P<after>the\s+day\s+after\s+tomorrow)|(?P<weeks>a|one|two)\s+weeks?\s+from\s+"
+    r"(?P<base>tomorrow|today|now)|(?P<tomorrow>tomorrow)|"
+    r"(?:on|this|next|coming|this\s+coming)\s+(?P<weekday>(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
+    r"(?!s)|on\s+(?:the\s+)?(?P<date>\d{1,2}(?:st|nd|rd|th)?(?:\s+(?:of\s+)?"
+    rf"(?:{_MONTH_RE}))?|(?:{_MONTH_RE})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?|\d{{4}}-\d{{2}}-\d{{2}})\b|"
+    r"(?P<iso>\d{4}-\d{2}-\d{2}))",
+    re.IGNORECASE,
+)
+# The whole of one month: "all of next month", "the whole of March", "throughout May".
+_ONE_MONTH = re.compile(
+    r"\b(?:all\s+(?:of\s+)?|the\s+whole\s+of\s+|throughout\s+|for\s+the\s+whole\s+of\s+)"
+    rf"(?:(?P<next>next\s+month)|(?P<month>{_MONTH_RE})\b)",
+    re.IGNORECASE,
+)
+# A span named by both its ends: "from Friday the 12th till Thursday the 25th", "between
+# June 3 and June 9", "from the 10th to the 24th". Each end is read by `_parse_day`.
+_RANGE = re.compile(
+    r"\b(?:from|between)\s+(?P<a>[^,.;!?]{2,40}?)\s+(?:till|until|til|to|through|thru|and)\s+"
+    r"(?P<b>[^,.;!?]{2,40}?)(?=\s*(?:[,.;!?]|$)|\s+(?:i|i'm|i'll|we|we're|we'll|so|and|but|"
+    r"while|when|at|in|for)\b)",
+    re.IGNORECASE,
+)
+_WEEKDAY_BEFORE_DATE = re.compile(
+    r"^(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day),?\s+(?:the\s+)?(?=\d)", re.IGNORECASE
+)
+_BARE_WEEKDAY = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?", re.IGNORECASE)
+_HABITUAL = re.compile(
+    r"\b(?:every|each|always|usually|normally|typically|generally|whenever|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)days)\b",
+    re.IGNORECASE,
+)
+# A change that lasts past the day it happens on ("I start the new job tomorrow").
+_LASTING_CHANGE = re.compile(
+    r"\b(?:start|starts|starting|begin|begins|beginning|join|joins|joining|move|moves|moving|"
+    r"switch|switches|switching|relocat\w+|transfer\w*|from\s+then\s+on|onwards?)\b",
+    re.IGNORECASE,
+)
+# An instruction holds for one day only when it keeps that day free of something ("no calls
+# on the 20th", "keep tomorrow clear"); "pay the rent on the 1st" recurs.
+KEEPS_A_DAY_FREE = re.compile(
+    r"\b(?:no|not|don't|do\s+not|never|nothing|block|avoid|without|decline|cancel|off|free|"
+    r"clear|out)\b",
+    re.IGNORECASE,
+)
+# A claim that points at a day named before it: "so no meetings that day", "I'm out the whole
+# day" (after "the day after tomorrow is my sister's wedding").
+POINTS_TO_DAY = re.compile(
+    r"\b(?:that|the\s+whole|all|on\s+the)\s+day\b|\bthat\s+(?:date|night|evening)\b",
+    re.IGNORECASE,
+)
+
+
+# Said of the past or of now: "got the keys on Monday", "I live there now".
+_TOLD_AFTER = re.compile(
+    # "I've got jury duty on Wednesday" is a day to come; "got the keys on Monday" is past.
+    r"\b(?:now|(?<!'ve\s)(?<!have\s)got|was|were|did|had|went|moved|bought|came|ago|last|"
+    r"yesterday|already|"
+    r"[a-z]{3,}ed)\b",
+    re.IGNORECASE,
+)
