@@ -58,7 +58,8 @@ confirmed. Corrections are applied after the gate: a standing claim on an exclus
 supersedes the older active claims of the same subject, topic and scope. An imported field
 never supersedes anything, and recall does not serve one on a topic the user spoke to
 themselves (permem.recall.shadowed_imports): the user's own word outweighs an import whatever
-their order.
+their order. What a retraction names (`reference_words`, `retracted_words`, `ruled_out_words`)
+is worked out in `permem.retraction_words`, re-exported here.
 """
 
 from __future__ import annotations
@@ -71,6 +72,9 @@ from datetime import timedelta
 from permem.extraction import Cue
 from permem.extraction.sensitive import SPECIAL
 from permem.records import Confirmation, GateDecision, Kind, Origin, Role, Sensitivity, Status
+from permem.retraction_words import reference_words as reference_words
+from permem.retraction_words import retracted_words as retracted_words
+from permem.retraction_words import ruled_out_words as ruled_out_words
 
 POLICY_VERSION = "gate-2026.12.2"
 
@@ -222,89 +226,6 @@ _FILLER = frozenset(
     "i me my we our us you your it its is am are was be the a an and or but so to of in on at "
     "for with by from this that these those please pls thanks ok okay just also".split()
 )
-
-
-# Words that name nothing a retraction could refer to (reference_words).
-_NOT_A_REFERENT = frozenset(
-    "the and for with that this these those you your are was were have has had not but can "
-    "could would should will what when where which who how about from into just some any all "
-    "more most very really also them they their there here then than too our ours out get got "
-    "getting now anymore any longer no never always only off take took taking scratch rid "
-    "list thing things stuff like love loved make made honestly actually again yesterday today "
-    "use using used don't didn't doesn't isn't it's i'm i've i'd i'll me my mine myself we "
-    "us it its one bit lot way day days time times please thanks okay sure yes yeah we're "
-    "we've we'd we'll you're they're that's there's what's let's can't won't wasn't "
-    "work worked out put plan plans planned idea "
-    # Quantifiers and degree words point at no referent: "cancelled every subscription"
-    # names no claim of "I run 5k every morning".
-    "every each everything everyone everybody whole entire entirely completely totally fully "
-    "nothing anything something both either neither several many much few little other "
-    "another same such own even still already yet ever".split()
-)
-
-
-def reference_words(text: str) -> frozenset[str]:
-    """Content words of `text`, singular and lower-case, that a retraction and the claim it
-    takes back would share ("nights" and "night shifts" share "night")."""
-    found = set()
-    lowered = text.casefold().replace("’", "'")
-    for word in re.findall(r"[^\W\d_][\w'-]{2,}", lowered):
-        if word in _NOT_A_REFERENT:
-            continue
-        word = _stem(word.removesuffix("'s"))
-        if word not in _NOT_A_REFERENT and len(word) > 2:
-            found.add(word)
-    # Amounts and models name a referent too: "the 5k thing is old" after "I run 5k".
-    found.update(m for m in re.findall(r"(?<![\w.])\d+[a-z]*(?![\w.])", lowered) if len(m) > 1)
-    return frozenset(found)
-
-
-def retracted_words(claim: str, context: str | None = None) -> frozenset[str]:
-    """What a retraction names: the content words, amounts and models of the claim and of the
-    context it leans on ("scratch that" after "had the mango lassi again": mango, lassi)."""
-    # Every word counts, not only those of the clause that takes back: a wrong supersession
-    # costs a miss, a missed one a wrong personalization.
-    return reference_words(f"{context or ''} {claim}")
-
-
-_RULED_OUT = re.compile(
-    r"\b(?:no|not|never|without|quit|quitting|stopped|dropped|gave\s+up|given\s+up|cut\s+out|"
-    r"ditched)\s+(?:more\s+|any\s+|the\s+|my\s+|with\s+)?(?P<word>[^\W\d_][\w'-]{2,}|\d+[a-z]*\b)",
-    re.IGNORECASE,
-)
-# A rule under a condition is an exception, not a reversal: "no running when it rains".
-_CONDITION = re.compile(
-    r"\b(?:if|when|whenever|unless|while|during|before|after|on\s+\w+days|on\s+(?:rainy|hot|"
-    r"cold|busy|work)\s+days|at\s+night|in\s+the\s+(?:morning|evening)|except|but)\b",
-    re.IGNORECASE,
-)
-
-
-def ruled_out_words(claim: str) -> frozenset[str]:
-    """What a standing claim rules out ("swimming only from now on, no running, no spin":
-    run, spin), which an older claim that holds it gives way to; nothing under a condition
-    ("no running when it rains")."""
-    if _CONDITION.search(claim):
-        return frozenset()
-    return frozenset().union(
-        *(reference_words(m.group("word")) for m in _RULED_OUT.finditer(claim))
-    )
-
-
-def _stem(word: str) -> str:
-    """A crude stem, the same on both sides of a comparison: "running"/"runs" -> "run",
-    "nights" -> "night", "cycled"/"cycle" -> "cycl"."""
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    for suffix in ("ing", "ed"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            word = word[: -len(suffix)]
-            if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "ls":
-                word = word[:-1]
-            return word.removesuffix("e")
-    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
-        word = word[:-1]
-    return word.removesuffix("e") if len(word) > 4 else word
 
 
 @dataclass(frozen=True, slots=True)
