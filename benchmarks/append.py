@@ -8,13 +8,13 @@ one subject's history both ways. Reports the ratios. Run by hand:
     PERMEM_BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres \
         .venv/bin/python benchmarks/append.py [N]
 
-Without the variable it uses an embedded server in a temporary folder. Results are appended
+Without the variable it uses an embedded server in a temporary folder, stopped and removed
+afterwards (`harness.benchmark_server`). Results are appended
 to benchmarks/results/append.txt.
 """
 
 from __future__ import annotations
 
-import os
 import sys
 import tempfile
 import time
@@ -32,18 +32,13 @@ from permem.stores.database import open_database, register_tenant, tenant_transa
 from permem.stores.memories import append_memories, list_memories
 from permem.stores.sources import append_sources
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from harness import benchmark_server  # noqa: E402
+
 BATCH = 1000
 SUBJECTS = 200
 T0 = datetime(2026, 11, 1, tzinfo=UTC)
-
-
-def _server_url() -> str:
-    url = os.environ.get("PERMEM_BENCH_DATABASE_URL")
-    if url:
-        return url.replace("postgresql://", "postgresql+psycopg://", 1)
-    from permem.stores.embedded import start_embedded
-
-    return start_embedded(Path(tempfile.mkdtemp()) / "pgdata", database="postgres")
 
 
 def _batch(tenant: str, start: int) -> tuple[list[Message], list[UserMemory]]:
@@ -65,7 +60,14 @@ def _batch(tenant: str, start: int) -> tuple[list[Message], list[UserMemory]]:
 
 
 def main(n: int) -> str:
-    server = _server_url()
+    server, stop_server = benchmark_server()
+    try:
+        return _measure(server, n)
+    finally:
+        stop_server()
+
+
+def _measure(server: str, n: int) -> str:
     name = f"permem_bench_{uuid.uuid4().hex[:8]}"
     admin = sa.create_engine(server, isolation_level="AUTOCOMMIT", poolclass=sa.NullPool)
     with admin.connect() as conn:
