@@ -1,8 +1,8 @@
 """The one transition table of a memory's lifecycle.
 
 Every status or confirmation change in permem goes through `check_status` or
-`check_confirmation`; anything not listed here raises `IllegalTransition`. The README's control
-table is written from this module, so change both together.
+`check_confirmation`; anything not listed here raises `IllegalTransition`. The control
+table in docs/controls.md is written from this module, so change both together.
 """
 
 from __future__ import annotations
