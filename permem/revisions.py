@@ -28,7 +28,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from permem import policy
-from permem.embedding import Embedder
+from permem.embedding import Embedder, embed_unique
 from permem.recall_choice import with_siblings
 from permem.records import Confirmation, Origin, Status, UserMemory
 from permem.stores.bulk import copy_insert
@@ -59,11 +59,10 @@ class Meaning:
     embedder: Embedder
     threshold: float
 
-    def related(self, said: str, claims: Sequence[str]) -> list[bool]:
-        if not claims:
-            return []
-        vectors = self.embedder.embed([said, *claims])
-        return [bool(v >= self.threshold) for v in np.asarray(vectors[1:] @ vectors[0])]
+    def vectors(self, texts: Sequence[str]) -> dict[str, np.ndarray]:
+        """One unit vector per distinct text, embedded in one call (`embed_unique`)."""
+        unique = list(dict.fromkeys(texts))
+        return dict(zip(unique, embed_unique(self.embedder, unique), strict=True))
 
 
 def meaning_for(embedder: Embedder) -> Meaning | None:
@@ -92,33 +91,45 @@ def apply_retractions(
                   memories.c.span_end, memories.c.span_start)
         .where(memories.c.status == Status.ACTIVE.value, memories.c.subject.in_(subjects))
     ).all()  # fmt: skip
+    by_subject: dict[str, list[Any]] = defaultdict(list)
+    for row in rows:
+        by_subject[row[1]].append(row)
+    # What each old claim names, read once per row, not once per retraction.
+    names = {row[0]: policy.reference_words(f"{row[4] or ''} {row[3]}") for row in rows}
+    by_meaning = [r for r in retractions if r.said is not None] if meaning is not None else []
+    vectors = (
+        meaning.vectors(
+            [r.said or "" for r in by_meaning]
+            + [row[3] for r in by_meaning for row in by_subject[r.subject]]
+        )
+        if meaning is not None and by_meaning
+        else {}
+    )
     replaced: dict[uuid.UUID, uuid.UUID] = {}
     taken = set(superseded)
     for retraction in sorted(retractions, key=lambda r: (r.observed_at, str(r.id))):
-        unnamed: list[tuple[uuid.UUID, str]] = []
-        for memory_id, subject, scope, claim, evidence, observed_at, source, end, _ in rows:
+        said = vectors.get(retraction.said or "") if retraction.said is not None else None
+        for memory_id, _, scope, claim, _, observed_at, source, end, _ in by_subject[
+            retraction.subject
+        ]:
             said_before = observed_at < retraction.observed_at or (
                 source == retraction.message_id and (end or 0) <= retraction.span_start
             )
             if (
                 memory_id == retraction.id
-                or subject != retraction.subject
                 or scope not in (retraction.scope, "global")
                 or not said_before
                 or str(memory_id) in taken
                 or memory_id in replaced
             ):
                 continue
-            if retraction.named & policy.reference_words(f"{evidence or ''} {claim}"):
-                replaced[memory_id] = retraction.id
-            elif source != retraction.message_id:
-                unnamed.append((memory_id, claim))
-        if meaning is not None and retraction.said is not None:
-            for (memory_id, _), near in zip(
-                unnamed, meaning.related(retraction.said, [c for _, c in unnamed]), strict=True
+            if retraction.named & names[memory_id] or (
+                meaning is not None
+                and said is not None
+                and source != retraction.message_id
+                and float(vectors[claim] @ said) >= meaning.threshold
             ):
-                if near:
-                    replaced[memory_id] = retraction.id
+                replaced[memory_id] = retraction.id
     # The clauses said beside a retracted claim go with it, unless they take back themselves.
     retracting = {r.id for r in retractions}
     speaking = {r.message_id for r in retractions}
