@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from permem.corpus.templates import Conversation, Scenario, template
+from permem.corpus.templates import Conversation, Scenario, nightlies, staged, template
 
 SMALL_TALK = (
     ("what's a word that means 'very tired' but sounds nicer?", "Weary, or maybe drowsy."),
@@ -26,18 +26,6 @@ def _chatter(s: Scenario, c: Conversation) -> None:
         question, answer = s.draw.any(SMALL_TALK)
         c.user(question)
         c.assistant(answer)
-
-
-def _staged(s: Scenario) -> dict[str, str]:
-    """Sometimes the later conversations go to a second log ingested by a second nightly run,
-    so the earlier claim is already stored when the correction arrives."""
-    return {"_log": "logs_2.jsonl"} if s.draw.chance(0.5) else {}
-
-
-def _nightlies(s: Scenario, later: dict[str, str]) -> None:
-    s.nightly()
-    if later:
-        s.nightly(later["_log"])
 
 
 # (old wordings, new wordings that share few words with the old, questions)
@@ -138,7 +126,7 @@ def reworded_replacement(s: Scenario) -> None:
     _chatter(s, c)
     old = c.user(d.pick(olds))
     c.assistant(d.any(ACKS))
-    later = _staged(s)
+    later = staged(s)
     if d.chance(0.5):
         _chatter(s, s.chat(s.day(d.between(3, 9), 13), **later))
     c2 = s.chat(s.day(d.between(12, 50), d.between(9, 21)), **later)
@@ -146,7 +134,7 @@ def reworded_replacement(s: Scenario) -> None:
         _chatter(s, c2)
     new = c2.user(d.pick(news))
     c2.assistant(d.any(ACKS))
-    _nightlies(s, later)
+    nightlies(s, later)
     s.recall(s.ask(d.pick(asks), s.day(d.between(60, 80), 9), relevant=[new], forbidden=[old]))
 
 
@@ -278,10 +266,10 @@ def many_to_one(s: Scenario) -> None:
     two = c2.user(d.pick(second))
     c2.assistant(d.any(ACKS))
     _chatter(s, c2)
-    later = _staged(s)
+    later = staged(s)
     c3 = s.chat(s.day(d.between(30, 60), d.between(7, 21)), **later)
     _chatter(s, c3)
     now = c3.user(d.pick(new))
     c3.assistant(d.any(("That's a big change!", *ACKS)))
-    _nightlies(s, later)
+    nightlies(s, later)
     s.recall(s.ask(d.pick(asks), s.day(d.between(70, 90), 8), relevant=[now], forbidden=[one, two]))

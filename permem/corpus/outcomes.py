@@ -15,7 +15,9 @@ from permem.corpus.templates import (
     Conversation,
     Scenario,
     first_of_month,
+    nightlies,
     ordinal,
+    staged,
     template,
 )
 
@@ -43,17 +45,6 @@ def _fill(frame: str, **parts: str) -> str:
         frame = frame.replace("{" + key.capitalize() + "}", value[0].upper() + value[1:])
         frame = frame.replace("{" + key + "}", value)
     return frame
-
-
-def _staged(s: Scenario) -> dict[str, str]:
-    """Sometimes the later conversation goes to a second log and a second nightly run."""
-    return {"_log": "logs_2.jsonl"} if s.draw.chance(0.5) else {}
-
-
-def _nightlies(s: Scenario, later: dict[str, str]) -> None:
-    s.nightly()
-    if later:
-        s.nightly(later["_log"])
 
 
 def _the_day(s: Scenario, day: date) -> str:
@@ -155,12 +146,12 @@ def resolution_lapsed(s: Scenario) -> None:
     _chatter(s, c1)
     resolved = c1.user(_fill(frame, when=when, r=plan))
     c1.assistant(d.any(ACKS))
-    later = _staged(s)
+    later = staged(s)
     c2 = s.chat(s.day(d.between(45, 70), d.between(8, 22)), **later)
     _chatter(s, c2)
     lapsed = c2.user(_fill(after, l=lapse))
     c2.assistant(d.any(("No shame in that.", "Happens to everyone.", "Okay, noted.")))
-    _nightlies(s, later)
+    nightlies(s, later)
     at = s.day(d.between(75, 90), 18)
     s.recall(s.ask(ask, at, relevant=[lapsed], forbidden=[resolved]))
 
@@ -291,11 +282,11 @@ def date_firmed_up(s: Scenario) -> None:
     _chatter(s, c1)
     old = c1.user(_fill(rough, **values))
     c1.assistant(d.any(("Exciting!", *ACKS)))
-    later = _staged(s)
+    later = staged(s)
     c2 = s.chat(s.day(d.between(10, 40), d.between(8, 22)), **later)
     _chatter(s, c2)
     new = c2.user(_fill(fixed, **values))
     c2.assistant(d.any(("Great, it's in the diary.", *ACKS)))
-    _nightlies(s, later)
+    nightlies(s, later)
     at = s.day(d.between(45, 55), d.between(9, 20))
     s.recall(s.ask(_fill(ask, **values), at, relevant=[new], forbidden=[old]))

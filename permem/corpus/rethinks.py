@@ -9,7 +9,15 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from permem.corpus import pools
-from permem.corpus.templates import MONTHS, Conversation, Scenario, ordinal, template
+from permem.corpus.templates import (
+    MONTHS,
+    Conversation,
+    Scenario,
+    nightlies,
+    ordinal,
+    staged,
+    template,
+)
 
 ACKS = ("Got it.", "Okay, noted.", "Thanks, I'll remember that.", "Understood.", "Right.")
 SMALL_TALK = (
@@ -28,18 +36,6 @@ def _chatter(s: Scenario, c: Conversation) -> None:
         said, reply = s.draw.any(SMALL_TALK)
         c.user(said)
         c.assistant(reply)
-
-
-def _staged(s: Scenario) -> dict[str, str]:
-    """Sometimes the later conversations go to a second log read by a second nightly run, so
-    the earlier claim is already stored when the correction arrives."""
-    return {"_log": "logs_2.jsonl"} if s.draw.chance(0.5) else {}
-
-
-def _nightlies(s: Scenario, later: dict[str, str]) -> None:
-    s.nightly()
-    if later:
-        s.nightly(later["_log"])
 
 
 def _calendar_day(s: Scenario, day: date) -> str:
@@ -122,13 +118,13 @@ def units_by_complaint(s: Scenario) -> None:
     _chatter(s, c1)
     old = c1.user(old_text)
     c1.assistant(d.any(("Miles and Fahrenheit it is.", *ACKS)))
-    later = _staged(s)
+    later = staged(s)
     c2 = s.chat(s.day(d.between(10, 40), d.between(8, 21)), **later)
     c2.user(question)
     echo = c2.assistant(answer)
     new = c2.tell(gripe, new_text.format(city=city))[-1]
     c2.assistant(d.any(("Sorry! Metric from now on.", "Switching to metric.", *ACKS)))
-    _nightlies(s, later)
+    nightlies(s, later)
     s.recall(s.ask(ask, s.day(d.between(45, 80), 17), relevant=[new], forbidden=[old, echo]))
 
 
@@ -181,12 +177,12 @@ def payday_moved(s: Scenario) -> None:
     _chatter(s, c1)
     old = c1.user(old_text.format(o=ordinal(d.between(10, 20))))
     c1.assistant(d.any(ACKS))
-    later = _staged(s)
+    later = staged(s)
     c2 = s.chat(s.day(d.between(20, 60), d.between(8, 22)), **later)
     _chatter(s, c2)
     now = c2.tell(intro, now_text, acks=("Congratulations!", "Oh nice, how is it?"))[-1]
     c2.assistant(d.any(ACKS))
-    _nightlies(s, later)
+    nightlies(s, later)
     s.recall(s.ask(ask, s.day(d.between(65, 90), 19), relevant=[now], forbidden=[old]))
 
 
@@ -231,12 +227,12 @@ def club_swapped(s: Scenario) -> None:
     _chatter(s, c1)
     old = c1.user(old_text.format(**values))
     c1.assistant(d.any(ACKS))
-    later = _staged(s)
+    later = staged(s)
     c2 = s.chat(s.day(d.between(25, 70), d.between(7, 21)), **later)
     _chatter(s, c2)
     new = c2.user(new_text.format(**values))
     c2.assistant(d.any(("Fun! Noted.", *ACKS)))
-    _nightlies(s, later)
+    nightlies(s, later)
     s.recall(
         s.ask(ask.format(**values), s.day(d.between(75, 95), 8), relevant=[new], forbidden=[old])
     )
@@ -359,11 +355,11 @@ def diet_loosened(s: Scenario) -> None:
     _chatter(s, c1)
     old = c1.user(old_text)
     c1.assistant(d.any(ACKS))
-    later = _staged(s)
+    later = staged(s)
     if d.chance(0.4):
         _chatter(s, s.chat(s.day(d.between(4, 12), 13), **later))
     c2 = s.chat(s.day(d.between(20, 60), d.between(11, 21)), **later)
     new = c2.user(new_text)
     c2.assistant(d.any(("Good to know, fish is back in.", *ACKS)))
-    _nightlies(s, later)
+    nightlies(s, later)
     s.recall(s.ask(ask, s.day(d.between(65, 85), 12), relevant=[new], forbidden=[old]))

@@ -299,6 +299,19 @@ class Template:
 REGISTRY: list[Template] = []
 
 
+def staged(s: Scenario) -> dict[str, str]:
+    """Sometimes the later conversations go to a second log read by a second nightly run, so
+    the earlier claim is already stored when the later one arrives (`nightlies`)."""
+    return {"_log": "logs_2.jsonl"} if s.draw.chance(0.5) else {}
+
+
+def nightlies(s: Scenario, later: dict[str, str]) -> None:
+    """The nightly run, and a second one over the later log when `staged` made one."""
+    s.nightly()
+    if later:
+        s.nightly(later["_log"])
+
+
 def template(
     family: str, name: str, summary: str
 ) -> Callable[[TemplateFunction], TemplateFunction]:

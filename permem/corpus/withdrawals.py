@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from permem.corpus.amendments import ACKS, _chatter, _nightlies, _staged
-from permem.corpus.templates import Scenario, template
+from permem.corpus.amendments import ACKS, _chatter
+from permem.corpus.templates import Scenario, nightlies, staged, template
 
 # (old claim wordings, withdrawal with no new value, withdrawal that states the user stopped,
 # questions)
@@ -107,14 +107,14 @@ def taken_back(s: Scenario) -> None:
     _chatter(s, c1)
     old = c1.user(d.pick(olds))
     c1.assistant(d.any(ACKS))
-    later = _staged(s)
+    later = staged(s)
     pure = d.chance(0.5)
     c2 = s.chat(s.day(d.between(10, 40), d.between(8, 22)), **later)
     if d.chance(0.4):
         _chatter(s, c2)
     said = c2.user(d.pick(withdrawals) if pure else d.pick(quits))
     c2.assistant(d.any(("Okay, I won't use that.", "Understood, dropping it.", *ACKS)))
-    _nightlies(s, later)
+    nightlies(s, later)
     ask, at = d.pick(asks), s.day(d.between(45, 70), 9)
     if pure:
         s.notes.append("The withdrawal names no new value: nothing applies, the answer is empty.")
@@ -223,14 +223,14 @@ def one_detail_fixed(s: Scenario) -> None:
     else:
         old, kept = c1.tell(*reversed(parts), split=True, acks=ACKS)
     c1.assistant(d.any(ACKS))
-    later = _staged(s)
+    later = staged(s)
     c2 = s.chat(s.day(d.between(20, 45), d.between(8, 21)), **later)
     _chatter(s, c2)
     new = c2.user(d.pick(news))
     if d.chance(0.4):
         c2.user(d.any(("everything else is the same", "rest still stands", "the rest is right")))
     c2.assistant(d.any(ACKS))
-    _nightlies(s, later)
+    nightlies(s, later)
     s.recall(
         s.ask(d.pick(asks), s.day(d.between(55, 75), 17), relevant=[kept, new], forbidden=[old])
     )
