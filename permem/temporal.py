@@ -66,17 +66,9 @@ def single_day(text: str, ts: datetime, *, told: bool = True) -> tuple[datetime,
     if told and _TOLD_AFTER.search(text):
         return None
     today = ts.date()
-    month = _ONE_MONTH.search(text)
+    month = _whole_month(text, ts)
     if month is not None:
-        if month.group("next"):
-            first = date(today.year + (today.month == 12), today.month % 12 + 1, 1)
-        else:
-            first = _month_start(month.group("month"), today, after=False)
-        last = calendar.monthrange(first.year, first.month)[1]
-        return (
-            datetime.combine(first, time(0), tzinfo=ts.tzinfo),
-            _midnight_after(date(first.year, first.month, last), ts),
-        )
+        return month
     found = _ONE_DAY.search(text)
     if found is None:
         return None
@@ -277,18 +269,25 @@ def span(text: str, ts: datetime) -> tuple[datetime, datetime] | None:
                     max(datetime.combine(first, time(0), tzinfo=ts.tzinfo), ts),
                     _midnight_after(last, ts),
                 )
-    today = ts.date()
-    month = _ONE_MONTH.search(text)
-    if month is None:
+    month = _whole_month(text, ts)
+    return None if month is None else (max(month[0], ts), month[1])
+
+
+def _whole_month(text: str, ts: datetime) -> tuple[datetime, datetime] | None:
+    """The whole month the text names ("all of next month", "throughout May"), as local
+    [first midnight, midnight after its last day), or None."""
+    found = _ONE_MONTH.search(text)
+    if found is None:
         return None
-    if month.group("next"):
-        start = date(today.year + (today.month == 12), today.month % 12 + 1, 1)
+    today = ts.date()
+    if found.group("next"):
+        first = date(today.year + (today.month == 12), today.month % 12 + 1, 1)
     else:
-        start = _month_start(month.group("month"), today, after=False)
-    end = calendar.monthrange(start.year, start.month)[1]
+        first = _month_start(found.group("month"), today, after=False)
+    last = calendar.monthrange(first.year, first.month)[1]
     return (
-        max(datetime.combine(start, time(0), tzinfo=ts.tzinfo), ts),
-        _midnight_after(date(start.year, start.month, end), ts),
+        datetime.combine(first, time(0), tzinfo=ts.tzinfo),
+        _midnight_after(date(first.year, first.month, last), ts),
     )
 
 
