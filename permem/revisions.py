@@ -46,8 +46,8 @@ class Retraction:
     message_id: str
     span_start: int
     named: frozenset[str]
-    # What it said, with its context (in memory only, never stored), when the retraction may
-    # also name older claims by meaning; None for a claim that only rules out named words.
+    # Its own unredacted words (in memory only, never stored), when the retraction may also
+    # name older claims by meaning; None for a claim that only rules out named words.
     said: str | None = None
 
 
