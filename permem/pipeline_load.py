@@ -14,7 +14,7 @@ from sqlalchemy.engine import Connection
 
 from lineage import Node, NodeKind, Relation
 from permem import policy
-from permem.extraction import Cue
+from permem.extraction import Cue, modality
 from permem.hashing import content_hash
 from permem.indexing import enqueue
 from permem.logs import TURN_MAX, Quarantined, identifier_problem, storable
@@ -107,7 +107,12 @@ def _retractions(proposals: Sequence[Proposal], tenant: str) -> list[Retraction]
         if Cue.RETRACTION in candidate.cues and (stored or called_off):
             # What it names, read in memory from its unredacted words and context, never
             # stored: "the Golf's gone" names the Golf where the redactor saw a name.
-            named = policy.retracted_words(candidate.claim_text, candidate.context)
+            claim = candidate.claim_text
+            if modality.announces_change(claim):
+                # "New terms with the client. Every two weeks, net 14.": what follows says
+                # what the new arrangement replaces.
+                claim = f"{claim} {candidate.message.text[candidate.end :]}"
+            named = policy.retracted_words(claim, candidate.context)
             said = candidate.claim_text
         elif stored and Cue.ONE_OFF not in candidate.cues:
             named = policy.ruled_out_words(candidate.claim_text)

@@ -210,16 +210,24 @@ def may_serve(
     return bool(special) and declared is not None and special <= declared.categories
 
 
-# Topics on which one standing statement replaces the previous one.
 # The cosine at which a retraction ("I've quit caffeine") means an older claim it shares no
 # word with ("useless before my double espresso"), per embedder; calibrated on the corpus's
 # development half (benchmarks/results/corpus.txt): pairs the gold says are taken back against
 # pairs it says both still hold. An embedder not listed names by words only.
 RETRACTION_MEANING: dict[str, float] = {"sentence-transformers/all-MiniLM-L6-v2": 0.40}
 
+# Topics on which one standing statement replaces the previous one, unless it says it adds
+# to it ("I also speak Dutch", "no dairy as well": `adds_to`).
 EXCLUSIVE_TOPICS = frozenset(
     {"diet", "phone", "payday", "reply_language", "units", "spelling", "home", "job"}
 )
+_ADDS = re.compile(r"\b(?:also|as\s+well|additionally|on\s+top\s+of\s+that)\b", re.IGNORECASE)
+
+
+def adds_to(claim: str) -> bool:
+    """A statement that adds to what holds on its topic rather than replacing it."""
+    return _ADDS.search(claim) is not None
+
 
 _CONTENT_WORD = re.compile(r"(?<![<\w])[^\W\d_]{2,}(?![\w>])")
 _FILLER = frozenset(

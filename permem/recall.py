@@ -42,6 +42,7 @@ from sqlalchemy.engine import Connection
 from permem.controls import subject_paused
 from permem.embedding import Embedder
 from permem.extraction import lexicon as lx
+from permem.extraction.for_whom import request_for_whom
 from permem.hashing import content_hash, normalize
 from permem.recall_choice import replaced_from_start, shadowed_imports, superseded_in_time
 from permem.recall_filter import (
@@ -158,11 +159,12 @@ class Recaller:
             records = [record_from_row(r) for r in rows]
             blocked = _blocked_ids(conn, records)
         factual = is_factual_question(query.text, query.subject)
+        for_whom = request_for_whom(query.text, query.subject)
         shadowed = shadowed_imports(records, query.ts)
         survivors: list[UserMemory] = []
         for record in records:
             reason = "erasure_ledger" if str(record.id) in blocked else None
-            reason = reason or exclusion(record, query, factual, access)
+            reason = reason or exclusion(record, query, factual, access, for_whom)
             if reason is None and record.id in shadowed:
                 reason = "user_statement_preferred"
             if reason is None:
@@ -236,10 +238,11 @@ class Recaller:
         fresh = [record_from_row(r) for r in rows]
         blocked = _blocked_ids(conn, fresh)
         factual = is_factual_question(query.text, query.subject)
+        for_whom = request_for_whom(query.text, query.subject)
         return {
             r.id
             for r in fresh
-            if str(r.id) not in blocked and exclusion(r, query, factual, access) is None
+            if str(r.id) not in blocked and exclusion(r, query, factual, access, for_whom) is None
         }
 
     def _salt(self, conn: Connection, tenant: str) -> bytes:

@@ -16,21 +16,43 @@ from permem.records import Confirmation, Origin, Status, UserMemory
 def superseded_in_time(survivors: Sequence[UserMemory]) -> set[uuid.UUID]:
     """Claims on an exclusive topic that a later-said claim on the same topic, valid now,
     replaces: a move announced for October replaces the old home from October on (until then
-    the new claim is not valid yet and the old one stands)."""
+    the new claim is not valid yet and the old one stands). A claim of the request's own scope
+    overrides the global claims on its topic. The claims of the latest message
+    stand together ("fish is fine now. Meat stays off."), a claim that says it adds
+    (`policy.adds_to`) replaces nothing, and the clauses said beside a replaced claim go with
+    it (`with_siblings`)."""
+
+    def said(record: UserMemory) -> tuple[datetime, str]:
+        return (record.observed_at, record.source.message_id or str(record.id))
+
     latest: dict[tuple[str, str, str], UserMemory] = {}
+    scoped: set[tuple[str, str]] = set()
     for record in survivors:
-        if record.topic not in policy.EXCLUSIVE_TOPICS:
+        if record.topic not in policy.EXCLUSIVE_TOPICS or policy.adds_to(record.claim):
             continue
         key = (record.subject, record.topic, record.scope)
         held = latest.get(key)
-        if held is None or (record.observed_at, str(record.id)) > (held.observed_at, str(held.id)):
+        if held is None or said(record) > said(held):
             latest[key] = record
-    return {
-        r.id
-        for r in survivors
-        if r.topic in policy.EXCLUSIVE_TOPICS
-        and latest[(r.subject, r.topic or "", r.scope)].id != r.id
-    }
+        if record.scope != "global":
+            scoped.add((record.subject, record.topic))
+    replaced = set()
+    for r in survivors:
+        if r.topic not in policy.EXCLUSIVE_TOPICS:
+            continue
+        newest = latest.get((r.subject, r.topic, r.scope))
+        if newest is not None and said(r) < said(newest):
+            replaced.add(r.id)
+        elif r.scope == "global" and (r.subject, r.topic) in scoped:
+            # The project's own rule on the topic overrides the default, whenever said ("for
+            # this road trip, miles and Fahrenheit" over "metric only").
+            replaced.add(r.id)
+    if not replaced:
+        return replaced
+    # A clause said beside a replaced claim goes with it ("Home for me is Helsinki, I've been
+    # here six years"), unless it is on an exclusive topic of its own ("…, I work at Equinor").
+    beside = _spans(r for r in survivors if r.topic not in policy.EXCLUSIVE_TOPICS)
+    return with_siblings(replaced, beside + _spans(r for r in survivors if r.id in replaced))
 
 
 def replaced_from_start(survivors: Sequence[UserMemory]) -> set[uuid.UUID]:

@@ -19,6 +19,7 @@ from permem.classify import sensitivity_of
 from permem.erasure.ledger import blocking
 from permem.extraction import lexicon as lx
 from permem.extraction.context import meaning
+from permem.extraction.for_whom import ForWhom, claim_for_whom, request_for_whom, serves
 from permem.grants import covers
 from permem.recall_query import RecallQuery
 from permem.records import Confirmation, Kind, Status, UserMemory
@@ -121,9 +122,15 @@ def is_factual_question(text: str, subject: str = "") -> bool:
 
 
 def exclusion(
-    record: UserMemory, query: RecallQuery, factual: bool, access: Access = OWN_MEMORY
+    record: UserMemory,
+    query: RecallQuery,
+    factual: bool,
+    access: Access = OWN_MEMORY,
+    for_whom: ForWhom | None = None,
 ) -> str | None:
     """Why `record` may not be used for `query` by an actor with `access` (None: it may).
+    `for_whom`: whom the request serves (`permem.extraction.for_whom`; read from the query
+    when None).
     Pure; order matters only for the counts in the log."""
     if record.status is Status.SESSION_ONLY:
         if query.session is None or record.session != query.session:
@@ -163,4 +170,9 @@ def exclusion(
         # A belief guides the user's own choices ("so no sweets for mine"), never the answer
         # to a question about the world.
         return "factual_question"
+    request = for_whom or request_for_whom(query.text, query.subject)
+    if not serves(claim_for_whom(record.claim), record.kind, request):
+        # "For me alone: …" is not for a table for two; the user's own tastes are not for a
+        # flight booked for someone else.
+        return "for_whom"
     return None

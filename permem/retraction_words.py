@@ -40,7 +40,17 @@ def reference_words(text: str) -> frozenset[str]:
             found.add(word)
     # Amounts and models name a referent too: "the 5k thing is old" after "I run 5k".
     found.update(m for m in re.findall(r"(?<![\w.])\d+[a-z]*(?![\w.])", lowered) if len(m) > 1)
+    # So does a quantity's unit: "bike fit result: 56cm" is a measure of what "I ride a 54cm
+    # frame" measured (times of day are no quantity: "6am" and "9am" name different things).
+    found.update(
+        f"#{unit}"
+        for unit in re.findall(r"(?<![\w.])\d+(?:\.\d+)?\s?([a-z]{1,3})(?![\w.])", lowered)
+        if unit in _UNITS
+    )
     return frozenset(found)
+
+
+_UNITS = frozenset("cm mm m km kg g lb lbs oz ft in mi ml l kcal cal bpm".split())
 
 
 def retracted_words(claim: str, context: str | None = None) -> frozenset[str]:

@@ -153,10 +153,13 @@ def topic_key(record: UserMemory) -> TopicKey | None:
     """The (subject, topic, scope) whose older claims `record` replaces, if any. An imported
     field replaces nothing: it is someone else's record of the user, never a correction (the
     user's own later statement does replace it). A claim replaces only when it is usable now
-    and open-ended: a pending claim waits for its confirmation, a bounded one ("until June")
-    replaces nothing for good, and one that starts later ("as of October I'll live in
-    Rotterdam") replaces the old one only from then (recall_choice.superseded_in_time)."""
+    and open-ended, and does not say it adds ("I also speak Dutch"): a pending claim waits
+    for its confirmation, a bounded one ("until June") replaces nothing for good, and one
+    that starts later ("as of October I'll live in Rotterdam") replaces the old one only from
+    then (recall_choice.superseded_in_time)."""
     if record.origin is Origin.IMPORTED or record.topic not in policy.EXCLUSIVE_TOPICS:
+        return None
+    if policy.adds_to(record.claim):
         return None
     usable = record.status is Status.ACTIVE and record.confirmation is not Confirmation.PENDING
     if usable and record.valid_until is None and record.valid_from <= record.observed_at:

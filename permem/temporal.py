@@ -82,7 +82,7 @@ def single_day(text: str, ts: datetime, *, told: bool = True) -> tuple[datetime,
     elif g["tomorrow"]:
         day = today + timedelta(days=1)
     else:
-        phrase = g["weekday"] or g["date"] or g["iso"] or ""
+        phrase = g["weekday"] or g["dayof"] or g["date"] or g["iso"] or ""
         if re.fullmatch(r"\d{1,2}(?:st|nd|rd|th)?", phrase):
             phrase = f"the {phrase}"
         if g["weekday"] and re.match(r"next\b", found.group(0), re.I):

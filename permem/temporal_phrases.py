@@ -48,7 +48,8 @@ _UNTIL = re.compile(
 _FOR = re.compile(
     r"\bfor\s+(?:the\s+next\s+|another\s+)?"
     r"(?P<n>\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
-    r"(?:a\s+)?couple\s+of|(?:a\s+)?few)\s+(?P<unit>hour|day|week|fortnight|month|year)s?\b",
+    r"(?:a\s+)?couple\s+of|(?:a\s+)?few)\s+(?:more\s+|further\s+|extra\s+)?"
+    r"(?P<unit>hour|day|week|fortnight|month|year)s?\b",
     re.IGNORECASE,
 )
 _THIS = re.compile(r"\b(?:this|the\s+rest\s+of\s+the)\s+(?P<unit>week|weekend|month|year)\b", re.I)
@@ -113,7 +114,10 @@ _ONE_DAY = re.compile(
     r"(?:on|this|next|coming|this\s+coming)\s+(?P<weekday>(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
     r"(?!s)|on\s+(?:the\s+)?(?P<date>\d{1,2}(?:st|nd|rd|th)?(?:\s+(?:of\s+)?"
     rf"(?:{_MONTH_RE}))?|(?:{_MONTH_RE})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?|\d{{4}}-\d{{2}}-\d{{2}})\b|"
-    r"(?P<iso>\d{4}-\d{2}-\d{2}))",
+    r"(?P<iso>\d{4}-\d{2}-\d{2})|"
+    # A weekday with a part of it: "a thunderstorm Monday morning", "Friday night".
+    r"(?P<dayof>(?:mon|tues|wednes|thurs|fri|satur|sun)day)\s+(?:morning|afternoon|evening|"
+    r"night|lunchtime)\b(?!s))",
     re.IGNORECASE,
 )
 # The whole of one month: "all of next month", "the whole of March", "throughout May".

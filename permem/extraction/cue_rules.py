@@ -17,6 +17,7 @@ from permem.extraction import lexicon as lx
 from permem.extraction import modality
 from permem.extraction.context import leans_back
 from permem.extraction.directives import standing_directive
+from permem.extraction.for_whom import ForWhom, claim_for_whom
 from permem.extraction.sensitive import PERSONAL, SPECIAL
 from permem.records import DEFAULT_PURPOSE, Message
 from permem.temporal import has_bound
@@ -51,6 +52,8 @@ class Cue(StrEnum):
     CALLED_OFF = "called_off"
     WITHDRAWN = "withdrawn"
     NEW_NOT_OLD = "new_not_old"
+    DIET_RULE = "diet_rule"
+    ROUTINE = "routine"
 
 
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
@@ -87,13 +90,21 @@ _HOME_PLACE = re.compile(
     r"\b(?i:i'm|i\s+am|im|we're|we\s+are|i've\s+been|we've\s+been)\s+(?i:in|living\s+in|based\s+in)\s+"
     r"(?:the\s+)?[A-Z][\w'-]+\b(?!\s+(?:time|mode|love|charge|trouble))|"
     r"\b(?i:live|living|lives|move|moving|moved|relocat\w+|settl\w+|based)\s+(?i:in|to|there|here)\b|"
-    r"\b(?i:home(?:'s|\s+is)|home\s+base\s+is)\s+[A-Z]|"
+    r"\b(?i:home(?:'s|\s+is)|home\s+base\s+is|home,?\s+for\s+(?:me|us),?\s+is)\s+[A-Z]|"
     r"\b[A-Z][\w'-]+\s+(?i:is\s+(?:home|where\s+i\s+live))\b|"
     r"\b(?i:i'm|i\s+am|we're|we\s+are)\s+[A-Z][\w]+-(?i:based)\b|"
     # A stay elsewhere is where the user is for its span: "house-sitting for my cousin in
     # Bergen", "minding my sister's place in Ghent", "staying with friends in Lyon".
     r"\b(?i:house-?sitting|flat-?sitting|pet-?sitting|minding|looking\s+after|staying\s+(?:at|in|with))"
     r"\b[^.!?]{0,40}?\b(?i:in)\s+[A-Z][\w'-]+"
+)
+# What a part of the week is for: "saturday mornings are for the market", "weekends are
+# for the allotment", "Friday nights are pizza night". The speaker's routine, said bare.
+_ROUTINE = re.compile(
+    r"^\s*(?:(?:my|our)\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day\s*"
+    r"(?:morning|afternoon|evening|night|lunchtime)?s|weekends|weekday\s+(?:mornings|evenings))"
+    r"\s+(?:are|=)\s+(?:for|my|our|\w+\s+(?:night|day|time)\b)",
+    re.IGNORECASE,
 )
 _FREE_OF = re.compile(r"^\s*(?:(?:strictly|fully|totally|100%)\s+)?[^\W\d_]+-free\b", re.I)
 _OFF_LIMITS = re.compile(r"\b(?:off\s+the\s+menu|off\s+limits|banned|not\s+allowed)\b", re.I)
@@ -122,9 +133,17 @@ _PAST_OPENER = re.compile(
 )
 
 
+# "When I book for the team it's economy": a habit under its occasion, not a question.
+_WHEN_I_DO = re.compile(
+    r"^\s*when(?:ever)?\s+(?:(?:i|we)\s+(?!\w+\s+(?:you|u)\b)\w+|it'?s\s+just\s+(?:me|us)\b|"
+    r"i'?m\s+(?:on\s+my\s+own|alone|solo|by\s+myself)\b)",
+    re.I,
+)
+
+
 def _is_request(text: str, cues: set[Cue]) -> bool:
     """A question or a request for help now, rather than a statement that lasts."""
-    opener = lx.REQUEST_OPENERS.match(text) is not None
+    opener = lx.REQUEST_OPENERS.match(text) is not None and _WHEN_I_DO.match(text) is None
     if text.rstrip().endswith("?"):
         return opener or not (Cue.FIRST_PERSON in cues and Cue.DURABLE in cues)
     return opener and Cue.INSTRUCTION not in cues
@@ -170,6 +189,9 @@ def _user_cues(message: Message, text: str, remember: bool) -> tuple[set[Cue], s
         or lx.MY_THING_IS.match(stated)
         or (first_person and _first_person_statement(stated))
         or _FOR_ME_STANDING.search(text)
+        # "When I book for anyone on the team it's economy", "on my own trips I take the
+        # first flight": a rule for whom the speaker acts (permem.extraction.for_whom).
+        or (first_person and claim_for_whom(text) is not ForWhom.ANY)
     ):
         cues.add(Cue.DURABLE)
     if (
@@ -214,7 +236,21 @@ def _user_cues(message: Message, text: str, remember: bool) -> tuple[set[Cue], s
     topic = next((name for name, p in lx.TOPICS.items() if p.search(text)), None)
     if topic is None and _HOME_PLACE.search(text):
         topic = "home"
+    if _ROUTINE.match(text):
+        cues.add(Cue.ROUTINE)
+    if diet_rule(text):
+        cues.add(Cue.DIET_RULE)
+        topic = topic or "diet"
     return cues, topic
+
+
+def diet_rule(text: str) -> bool:
+    """A rule of what the speaker eats by food group, not an allergy (lexicon.FOOD_GROUP)."""
+    return (
+        lx.FOOD_GROUP.search(text) is not None
+        and lx.EATING_RULE.search(text) is not None
+        and lx.ALLERGY.search(text) is None
+    )
 
 
 def _dedicated_surface(message: Message) -> bool:
@@ -276,6 +312,10 @@ def _worth_parsing(
     # "Pancakes with syrup are the best": a verdict of taste is the speaker's.
     if Cue.TASTE in cues:
         return True
+    # "Bike fit result: 56cm": a finding about the speaker, said without an "I", replaces
+    # what they took for granted (a retraction, below).
+    if Cue.RETRACTION in cues and modality.finding(text):
+        return True
     # A retraction is kept so that it can supersede what it takes back.
     if Cue.RETRACTION in cues and (
         Cue.FIRST_PERSON in cues or leans_back(text) or _PAST_OPENER.match(text)
@@ -285,6 +325,13 @@ def _worth_parsing(
     if Cue.ONE_OFF in cues:
         return True
     if Cue.LANGUAGE in cues and re.search(r"\b(?:please|pls|plz|stp|for me|only)\b", text, re.I):
+        return True
+    # "Porto Alegre is home", "home for us is Recife": where the speaker lives, said as a
+    # statement of the place.
+    if topic == "home" and _HOME_PLACE.search(text) and "?" not in text:
+        return True
+    # "Seafood's back in my life", "still not touching red meat": a diet, said without an "I".
+    if Cue.DIET_RULE in cues or Cue.ROUTINE in cues:
         return True
     if topic is not None and (
         Cue.CORRECTION in cues

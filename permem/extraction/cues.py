@@ -31,6 +31,7 @@ from permem.extraction.cue_rules import (
     _worth_parsing,
 )
 from permem.records import Message, Role
+from permem.temporal import has_bound
 
 __all__ = ["Cue", "SentenceCue", "select", "select_many", "sentences"]
 
@@ -61,12 +62,30 @@ _CLAUSE_BREAK = re.compile(
 )
 
 
+def _adverbial(piece: str) -> bool:
+    """A clause that only says when ("from July 21 until July 28,", "heads up: starting
+    Monday,"): it belongs to the clause after it, whose time it bounds."""
+    return (
+        has_bound(piece)
+        and lx.FIRST_PERSON.search(piece) is None
+        and len(_WORDS.findall(piece)) <= _ADVERBIAL_WORDS
+    )
+
+
+_WORDS = re.compile(r"[^\W_]+")
+_ADVERBIAL_WORDS = 10
+
+
 def sentences(text: str) -> Iterator[tuple[int, int]]:
-    """Character spans of the clauses of `text`, whitespace trimmed."""
+    """Character spans of the clauses of `text`, whitespace trimmed. A clause that only says
+    when stays with the clause it bounds (`_adverbial`)."""
     for match in _SENTENCE.finditer(text):
         start, end = match.span()
+        breaks = [start + m.start() for m in _CLAUSE_BREAK.finditer(match.group())]
         pieces = [start]
-        pieces.extend(start + m.start() for m in _CLAUSE_BREAK.finditer(match.group()))
+        for at in breaks:
+            if not _adverbial(text[pieces[-1] : at]):
+                pieces.append(at)
         pieces.append(end)
         for a, b in zip(pieces, pieces[1:], strict=False):
             piece = text[a:b]

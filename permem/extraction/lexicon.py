@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import re
 
+from permem.extraction.lexicon_kinds import ALLERGY as ALLERGY
 from permem.extraction.lexicon_kinds import CONSTRAINT as CONSTRAINT
+from permem.extraction.lexicon_kinds import EATING_RULE as EATING_RULE
+from permem.extraction.lexicon_kinds import FOOD_GROUP as FOOD_GROUP
 from permem.extraction.lexicon_kinds import PREFERENCE as PREFERENCE
 from permem.extraction.lexicon_kinds import TASTE_VERDICT as TASTE_VERDICT
 from permem.extraction.lexicon_kinds import TOPICS as TOPICS

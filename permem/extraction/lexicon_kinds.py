@@ -14,7 +14,7 @@ TOPICS = categories(
         "diet": (
             "vegan", "vegetarian", "pescatarian", "keto", "paleo", "whole30", "halal",
             "kosher", "carnivore", "flexitarian", "plant-based", "omnivore", "eat meat",
-            "eat fish", "diet",
+            "eat fish", "diet", "veggie",
         ),
         "phone": (
             "iphone", "android", "pixel", "samsung", "galaxy", "ios", "oneplus", "phone",
@@ -34,6 +34,26 @@ TOPICS = categories(
         "job": ("new job", "work as", "job as", "my job", "employer", "work at", "works at"),
         "schedule": ("mornings", "evenings", "weekends", "weekdays", "days a week", "night shift"),
     }
+)  # fmt: skip
+
+# A rule of what the speaker eats, by food group ("no meat or fish for me", "fish is fine now",
+# "seafood's back in my life", "still not touching red meat"): a diet, so it is on the diet
+# topic, whose newer statement replaces the older. Not an allergy or an intolerance: those add
+# up, and a new diet does not lift one (`ALLERGY`).
+FOOD_GROUP = words(
+    *(rf"{group}(?:'s)?" for group in (  # "seafood's back": the contracted "is"
+        "meat", "red meat", "white meat", "fish", "seafood", "poultry", "pork", "beef", "lamb",
+        "dairy", "eggs", "animal products", "shellfish",
+    ))
+)  # fmt: skip
+EATING_RULE = words(
+    "no", "not", "never", "don't", "do not", "won't", "eat", "eats", "eating", "ate", "touch",
+    "touching", "fine", "ok", "okay", "allowed", "back", "off", "free", "again", "anymore",
+    "any more", "cut out", "gave up", "given up", "stays", "staying",
+)  # fmt: skip
+ALLERGY = words(
+    "allergic", "allergy", "allergies", r"intoleran(?:t|ce)", "coeliac", "celiac",
+    "anaphylaxis", "epipen",
 )  # fmt: skip
 
 # Kind cues, checked in this order after instructions and plans.

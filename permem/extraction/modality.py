@@ -160,9 +160,48 @@ def considered(text: str) -> bool:
     return _CONSIDERED.search(text) is not None
 
 
+# A measurement or a test overturns what the user took for granted about themselves: "the
+# shop measured me, I'm a 56 frame", "bike fit result: 56cm", "the allergy test came back:
+# wheat, not milk", "turns out it's wheat". What it finds replaces what it names.
+FINDING = re.compile(
+    r"\b(?:measured\s+(?:me|us|my|it|the)|(?:got|had|have\s+been)\s+measured|"
+    r"measurements?\s+(?:say|says|said|show|showed|are)|"
+    r"fit(?:ting)?\s+(?:result|results|says|said|showed|shows)|"
+    r"(?:test|tests|results?|scan|x-?ray|blood\s*work|check-?up|assessment|reading)\s+"
+    r"(?:showed|shows|came\s+back|come\s+back|say|says|said|confirmed|confirms|found|are\s+in|"
+    r"is\s+in)|diagnosed\s+(?:with|as)|finally\s+know\s+what|"
+    r"turns?\s+out\s+(?:i|i'm|it's|it\s+is|my|we)|turned\s+out\s+(?:i|it|my|we))\b|"
+    r"\bresults?\s*:",
+    re.IGNORECASE,
+)
+
+
+# A new arrangement replaces the old one, and what it is follows: "New terms with the
+# client. Every two weeks, net 14.", "new rota from next week: I'm on lates".
+ANNOUNCED_CHANGE = re.compile(
+    r"\bnew\s+(?:terms|rules|schedule|arrangement|setup|set-up|deal|routine|rota|rates?|"
+    r"prices?|policy|hours|timetable|plan)\b",
+    re.IGNORECASE,
+)
+
+
 def retracts(text: str) -> bool:
-    """The sentence takes back something said before."""
-    return any(p.search(text) is not None for p in (RETRACTION, CALLED_OFF, WITHDRAWN))
+    """The sentence takes back something said before, announces what replaces it
+    (`ANNOUNCED_CHANGE`), or reports a finding that overturns it (`FINDING`)."""
+    return any(
+        p.search(text) is not None
+        for p in (RETRACTION, CALLED_OFF, WITHDRAWN, FINDING, ANNOUNCED_CHANGE)
+    )
+
+
+def announces_change(text: str) -> bool:
+    """The sentence announces a new arrangement; the sentences after it say what it is."""
+    return ANNOUNCED_CHANGE.search(text) is not None
+
+
+def finding(text: str) -> bool:
+    """The sentence reports what a measurement or a test found (`FINDING`)."""
+    return FINDING.search(text) is not None
 
 
 def withdrawn(text: str) -> bool:

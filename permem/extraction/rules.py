@@ -240,6 +240,8 @@ class RuleExtractor:
                 or Cue.RETRACTION in cues
                 or Cue.TASTE in cues
                 or Cue.NEW_NOT_OLD in cues
+                or Cue.DIET_RULE in cues  # "Meat stays off": what the speaker eats
+                or Cue.ROUTINE in cues  # "Sunday evenings are for meal prep"
             ):
                 return None
         negated = any(c.dep_ == "neg" for c in root.children) or any(

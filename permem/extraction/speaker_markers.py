@@ -141,6 +141,21 @@ _SCHOOL = re.compile(
     r"kindergarten|preschool|nursery)" + _TRAIL,
     re.IGNORECASE,
 )
+# Visitors to the holder's place, on the device it keeps there: "we're the guests", "we're the
+# couple in the holiday let this weekend", "I'm your tenant in the flat upstairs".
+_LODGING = (
+    r"(?:holiday\s+let|let|rental|flat|apartment|house|place|cabin|cottage|chalet|airbnb|room|"
+    r"studio|annex|annexe|lodge|villa|b&b|guesthouse|guest\s+house|unit)"
+)
+_VISITORS = re.compile(
+    rf"{_LEAD}(?:we['’]?re|we are|{_I_AM}|im)\s+(?:the|your)\s+(?:new\s+)?"
+    r"(?:guests?|visitors?|tenants?|renters?|lodgers?|house-?sitters?|couple|family|group|"
+    r"people|folks)"
+    rf"(?:\s+(?:staying\s+)?(?:in|at|from)\s+(?:the|your|this)\s+(?:[^\W\d_]+\s+){{0,2}}"
+    rf"{_LODGING})?(?:\s+(?:this|for\s+the|for\s+a)\s+(?:weekend|week|fortnight|month|"
+    rf"night|few\s+days))?{_TRAIL}",
+    re.IGNORECASE,
+)
 _HAND_BACK = re.compile(
     rf"{_LEAD}(?:back to me|(?:i['’]?ve|i)\s+(?:got|have)\s+(?:my|the)\s+{_DEVICE}\s+back)"
     + _TRAIL,
@@ -246,11 +261,11 @@ def _intro(fragment: _Fragment, first: bool) -> _Intro | None:
 
 def _strong(text: str) -> bool:
     """A fragment that alone says someone other than the holder is typing: a device that is
-    someone else's, a relative's permission to use it, being someone's relative, a child's
-    age or school year."""
+    someone else's, a relative's permission to use it, being someone's relative or a visitor
+    to the holder's place, a child's age or school year."""
     if _BORROWING.search(text) or _LENT.search(text) or _SCHOOL.fullmatch(text):
         return True
-    if _RELATIVE_OF.fullmatch(text):
+    if _RELATIVE_OF.fullmatch(text) or _VISITORS.fullmatch(text):
         return True
     for pattern in (_CHILD_AGE, _TURNED):
         age = pattern.fullmatch(text)

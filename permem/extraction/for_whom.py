@@ -1,0 +1,100 @@
+"""For whom a claim holds, and for whom a request is made (recall's `exclusion`).
+
+A user's rule can name whom it is for: "for me alone: spicy everything", "on my own trips I
+take the first flight", "when I book for anyone on the team it's economy", "when I cook for
+both of us keep it plant-based". A request names whom it serves: "a dinner just for me", "a
+flight for Mateus", "a table for me and Bram". A rule for the user alone does not serve a
+request for someone else or for a group; a rule for the bookings the user makes for others
+does not serve the user's own request; and the user's own tastes (preferences) are not applied
+to a request made only for someone else. Pure: patterns over the texts, no parse.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+
+from permem.extraction.lexicon import RELATIONS
+from permem.records import Kind
+
+
+class ForWhom(StrEnum):
+    SELF = "self"  # the user alone
+    OTHERS = "others"  # someone else, not the user
+    SHARED = "shared"  # the user with someone else
+    ANY = "any"  # a claim that names no one: it holds wherever the user's memory does
+
+
+_RELATION = "|".join(sorted((re.escape(r) for r in RELATIONS), key=len, reverse=True))
+_ACTS = (
+    r"(?:book|books|booking|cook|cooks|cooking|buy|buying|order|ordering|shop|shopping|plan|"
+    r"planning|pick|picking|choose|choosing|arrange|arranging|organi[sz]e|get|getting)"
+)
+_GROUP = r"(?:both\s+of\s+us|the\s+two\s+of\s+us|us\s+(?:both|two|all)|all\s+of\s+us|us)"
+
+_CLAIM_SELF = re.compile(
+    r"\bfor\s+me\s+(?:alone|only)\b|\b(?:just|only)\s+for\s+me\b|\bfor\s+myself\b|"
+    r"\bwhen\s+i\s+\w+\s+(?:by\s+)?myself\b|\bon\s+my\s+own\s+(?:trips?|travel|flights?|"
+    r"bookings?|meals?|dinners?|nights?|holidays?|time)\b|\bwhen\s+it'?s\s+just\s+me\b|"
+    r"\bwhen\s+i'?m\s+(?:on\s+my\s+own|alone|solo|by\s+myself)\b",
+    re.IGNORECASE,
+)
+_CLAIM_FOR = re.compile(
+    rf"\b(?:when(?:ever)?|if|for\s+anything)\s+(?:i\s+)?{_ACTS}\b[^.;!?]{{0,30}}?\bfor\s+"
+    rf"(?P<whom>{_GROUP}|anyone|someone|others|other\s+people|the\s+team|my\s+team|guests|"
+    rf"clients|colleagues|(?:my|our)\s+(?:{_RELATION})|(?!me\b|myself\b)[A-Z][\w'-]+)\b",
+    re.IGNORECASE,
+)
+_GROUP_WORDS = re.compile(rf"^{_GROUP}$", re.IGNORECASE)
+
+_REQUEST_SHARED = re.compile(
+    rf"\bfor\s+(?:me\s+and\s+\S+|\S+\s+and\s+me|{_GROUP})\b|\bwith\s+(?:my\s+(?:{_RELATION})|"
+    r"[A-Z][\w'-]+)\b|\bme\s+and\s+(?:my\s+)?[\w'-]+\b",
+)
+_REQUEST_OTHER = re.compile(
+    rf"\bfor\s+(?:my|our)\s+(?:\w+\s+)?(?:{_RELATION})\b|\bfor\s+(?P<name>[A-Z][\w'-]+)\b",
+)
+# Capitalised words after "for" that name no one: "a ticket for Thursday", "for Christmas".
+_NOT_PEOPLE = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday january february march april "
+    "may june july august september october november december christmas easter tonight "
+    "tomorrow today the a an my our your work me us".split()
+)
+
+
+def claim_for_whom(claim: str) -> ForWhom:
+    """Whom the user's claim says it is for: themselves alone, others (the user acting for
+    them), the user with others, or no one in particular."""
+    if _CLAIM_SELF.search(claim):
+        return ForWhom.SELF
+    found = _CLAIM_FOR.search(claim)
+    if found is None:
+        return ForWhom.ANY
+    return ForWhom.SHARED if _GROUP_WORDS.match(found.group("whom")) else ForWhom.OTHERS
+
+
+def request_for_whom(text: str, subject: str) -> ForWhom:
+    """Whom a request serves: the user with someone ("for me and Bram", "dinner with my
+    sister"), someone else ("a flight for Mateus", "a gift for my dad"), or the user (the
+    default). A name the subject id spells is the user's own."""
+    if _REQUEST_SHARED.search(text):
+        return ForWhom.SHARED
+    own = {p for p in re.split(r"[^a-z]+", subject.casefold()) if len(p) >= 3}
+    for found in _REQUEST_OTHER.finditer(text):
+        name = (found.group("name") or "").casefold()
+        if not name or (name not in _NOT_PEOPLE and name not in own):
+            return ForWhom.OTHERS
+    return ForWhom.SELF
+
+
+def serves(claim: ForWhom, kind: Kind, request: ForWhom) -> bool:
+    """Whether a claim for `claim` (of `kind`) may be used for a request for `request`."""
+    if claim is ForWhom.SELF:
+        return request is ForWhom.SELF
+    if claim in (ForWhom.OTHERS, ForWhom.SHARED):
+        return request is not ForWhom.SELF
+    # The user's own tastes are theirs: a request only for someone else does not use them.
+    return not (request is ForWhom.OTHERS and kind is Kind.PREFERENCE)
+
+
+__all__ = ["ForWhom", "claim_for_whom", "request_for_whom", "serves"]
