@@ -46,7 +46,8 @@ _UNTIL = re.compile(
     re.IGNORECASE,
 )
 _FOR = re.compile(
-    r"\bfor\s+(?:the\s+next\s+|another\s+)?"
+    r"\bfor\s+(?:the\s+next\s+|another\s+)?(?:about\s+|around\s+|roughly\s+|approximately\s+|"
+    r"maybe\s+|at\s+least\s+|up\s+to\s+)?"
     r"(?P<n>\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
     r"(?:a\s+)?couple\s+of|(?:a\s+)?few)\s+(?:more\s+|further\s+|extra\s+)?"
     r"(?P<unit>hour|day|week|fortnight|month|year)s?\b",

@@ -15,7 +15,7 @@ from permem.extraction.speakers import attribute
 from permem.recall_choice import superseded_in_time
 from permem.records import Kind, Message, Origin, Sensitivity, SourceRef, UserMemory
 from permem.revisions import topic_key
-from permem.temporal import single_day
+from permem.temporal import resolve, single_day
 from tests.conftest import message
 
 ZONE = timezone(timedelta(hours=-3))
@@ -175,3 +175,45 @@ def test_a_weekday_with_a_part_of_it_is_one_day() -> None:
     day = single_day("fog forecast Wednesday night, so I'll drive instead", TS)
     assert day is not None and day[0].date() == (TS + timedelta(days=2)).date()
     assert single_day("I swim every Wednesday night", TS) is None
+
+
+# ------------------------------------------------------------------ lapses and requests
+
+
+def test_a_sentence_that_only_says_once_covers_what_the_message_said_before() -> None:
+    text = "I smoked two cigarettes at my cousin's party last night. One-time thing!"
+    cues = [s.cues for s in select(_message(text))]
+    assert cues and all(Cue.ONE_OFF in c for c in cues)
+    # Without the marker the same report is no one-off.
+    alone = select(_message("I smoked two cigarettes at my cousin's party last night."))
+    assert alone and all(Cue.ONE_OFF not in s.cues for s in alone)
+
+
+def test_asked_to_be_remembered_about_oneself_is_kept() -> None:
+    [sentence] = select(_message("after sunset on Fridays I switch my phone off, please remember"))
+    assert Cue.REMEMBER_REQUEST in sentence.cues
+    assert select(_message("please remember that")) == []
+
+
+def test_a_checked_value_is_a_finding() -> None:
+    assert finding("double-checked: the boiler is 14 years old")
+    assert finding("the garden is 9 metres long according to the deeds")
+    assert not finding("we checked in at noon")
+
+
+def test_a_relation_word_that_qualifies_a_thing_names_no_one() -> None:
+    [sentence] = select(_message("Answer me in Portuguese please, it's my mother tongue"))
+    assert sentence.relation is None and Cue.THIRD_PARTY not in sentence.cues
+    [sentence] = select(_message("it's my mother who can't eat gluten"))
+    assert sentence.relation == "mother"
+
+
+def test_a_topic_label_before_a_statement_leaves_the_statement() -> None:
+    [sentence] = select(_message("For laptop stuff: I run Fedora on a ThinkPad."))
+    assert Cue.DURABLE in sentence.cues
+
+
+def test_a_rough_duration_still_bounds() -> None:
+    validity = resolve("borrowing my sister's bike for about ten days", TS)
+    assert validity.valid_until is not None
+    assert validity.valid_until.date() == (TS + timedelta(days=10)).date()

@@ -169,9 +169,20 @@ _LEADING_WHEN = re.compile(
 )
 
 
+# A label naming what the statement is about: "For phone stuff: I use a Samsung", "Re the
+# car: it's a hybrid", "Dinner-wise, I'm vegetarian".
+_TOPIC_LABEL = re.compile(
+    r"^\s*(?:(?:for|re|about|regarding|on)\s+[^,;:.!?]{1,30}?:\s*|[^\W\d_]+-wise\s*[:,]\s*)",
+    re.IGNORECASE,
+)
+
+
 def _statement_core(text: str) -> str:
-    """The text with a leading time adverbial dropped, for the checks that read a sentence
-    from its start."""
+    """The text with a leading topic label and time adverbial dropped, for the checks that
+    read a sentence from its start."""
+    label = _TOPIC_LABEL.match(text)
+    if label and label.end() < len(text):
+        text = text[label.end() :]
     lead = _LEADING_WHEN.match(text)
     return text[lead.end() :] if lead and lead.end() < len(text) else text
 
@@ -321,6 +332,10 @@ def _worth_parsing(
         Cue.FIRST_PERSON in cues or leans_back(text) or _PAST_OPENER.match(text)
     ):
         return True
+    # "During Mercury retrograde I hold off on any contract, please remember": asked to be
+    # remembered, about the speaker.
+    if Cue.REMEMBER_REQUEST in cues and Cue.FIRST_PERSON in cues and not _remember_only(text):
+        return True
     # A one-off exception is kept for its session, so it must be seen to be kept apart.
     if Cue.ONE_OFF in cues:
         return True
@@ -366,6 +381,18 @@ def _plainly_not_a_claim(text: str) -> bool:
         and not lx.STANDING_INSTRUCTION.search(text)
         and not standing_directive(text)
     )
+
+
+def _one_off_only(text: str) -> bool:
+    """ "A one-off.", "One-time thing!": the sentence only says that what the message said
+    before it happened once; it carries no claim of its own."""
+    found = lx.ONE_OFF.search(text)
+    if found is None:
+        return False
+    rest = f"{text[: found.start()]} {text[found.end() :]}"
+    rest = re.sub(r"\b(?:a|an|just|it|it's|its|was|that|this|thing|really|only|totally|lol)\b",
+                  " ", rest, flags=re.I)  # fmt: skip
+    return len(_WORD.findall(rest)) == 0
 
 
 def _remember_only(text: str) -> bool:

@@ -25,6 +25,7 @@ from permem.extraction import lexicon as lx
 from permem.extraction.context import sentence_around
 from permem.extraction.cue_rules import (
     Cue,
+    _one_off_only,
     _plainly_not_a_claim,
     _remember_only,
     _user_cues,
@@ -258,6 +259,16 @@ def select(message: Message) -> list[SentenceCue]:
                     message, last.start, last.end, last.cues | {Cue.REMEMBER_REQUEST},
                     last.topic, last.relation,
                 )  # fmt: skip
+            continue
+        if _one_off_only(core):
+            # "I had some of the lamb at the wedding. A one-off.": what the message said before
+            # happened once.
+            selected = [
+                SentenceCue(message, s.start, s.end, s.cues | {Cue.ONE_OFF}, s.topic, s.relation)
+                if Cue.QUOTED not in s.cues
+                else s
+                for s in selected
+            ]
             continue
         if _plainly_not_a_claim(core):
             continue

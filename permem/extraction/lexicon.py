@@ -212,15 +212,23 @@ FOR_A_RELATION = re.compile(
     r"play|show|leaving\s+do|send[- ]off|christening|bar\s+mitzvah|bat\s+mitzvah)\b",
     re.IGNORECASE,
 )
+# A relation word that only qualifies a thing names no one: "my mother tongue", "my baby
+# steps", "my partner company".
+_NOT_A_PERSON = (
+    r"(?![\s-]+(?:tongue|language|country|land|nature|board|ship|figure|company|companies|"
+    r"org|organi[sz]ation|firm|brand|account|steps?|teeth|tooth|fat|carrots?|spinach|"
+    r"plants?|wit|city|cities|school|schools|project)\b)"
+)
 THIRD_PARTY_SUBJECT = re.compile(
     r"(?:^|[,;:]\s*|\b(?:and|but|so|that's|that is|it's|it is)\s+)"
-    rf"my\s+(?P<relation>{'|'.join(sorted(RELATIONS, key=len, reverse=True))})\b",
+    rf"my\s+(?P<relation>{'|'.join(sorted(RELATIONS, key=len, reverse=True))})\b{_NOT_A_PERSON}",
     re.IGNORECASE,
 )
 
 # "my nephew" anywhere (the last one named is who "he"/"she" is).
 THIRD_PARTY_ANYWHERE = re.compile(
-    rf"\bmy\s+(?P<relation>{'|'.join(sorted(RELATIONS, key=len, reverse=True))})\b(?!.*\bmy\s+"
+    rf"\bmy\s+(?P<relation>{'|'.join(sorted(RELATIONS, key=len, reverse=True))})\b{_NOT_A_PERSON}"
+    rf"(?!.*\bmy\s+"
     rf"(?:{'|'.join(sorted(RELATIONS, key=len, reverse=True))})\b)",
     re.IGNORECASE | re.DOTALL,
 )

@@ -13,7 +13,8 @@ ONE_OFF = words(
     "just for today", "only today", "for today only", "this one time", "one-off", "one off",
     "for this session", "for this conversation", "for this chat", "this time",
     "make an exception", "making an exception", "an exception this time", "special occasion",
-    "for the occasion", "cheat day", "treat day", "just the once",
+    "for the occasion", "cheat day", "treat day", "just the once", "one-time thing",
+    "one time thing", "a one-time", "not a habit", "won't become a habit", "a blip",
     # Buying or planning for someone else: their tastes, this once.
     "as a gift", "a gift for", "a present for", "as a present", "it's for a friend",
     "it's for my", "it is for my", "shopping for my", "buying for my", "for someone else",

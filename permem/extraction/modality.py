@@ -171,7 +171,10 @@ FINDING = re.compile(
     r"(?:showed|shows|came\s+back|come\s+back|say|says|said|confirmed|confirms|found|are\s+in|"
     r"is\s+in)|diagnosed\s+(?:with|as)|finally\s+know\s+what|"
     r"turns?\s+out\s+(?:i|i'm|it's|it\s+is|my|we)|turned\s+out\s+(?:i|it|my|we))\b|"
-    r"\bresults?\s*:",
+    r"\bresults?\s*:|\b(?:checked|double-checked)\b(?!\s+(?:in|out|into|on\s+(?:you|him|her)))|"
+    r"\baccording\s+to\s+(?:the|my)\s+(?:floor\s+plan|plans?|deeds?|lease|contract|"
+    r"passport|certificate|records?|paperwork|documents?|scale|test|scan|measurements?|doctor|"
+    r"gp|optician|dentist|app|tracker)\b",
     re.IGNORECASE,
 )
 
