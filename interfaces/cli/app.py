@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import typer
 
-from interfaces.cli import admin, backups, erasure, jobs, keys, memory, recall, status
+from interfaces.cli import admin, backups, erasure, jobs, keys, memory, recall, serve, status
 from interfaces.cli._prefect import prefect_defaults
 
 __all__ = ["app", "main"]
@@ -51,6 +51,7 @@ app.command("erase-backups")(backups.erase_backups_command)
 app.command()(backups.restore)
 app.command()(jobs.expire)
 app.command()(status.status)
+app.command()(serve.serve)
 
 
 def main() -> None:
