@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from typing import Annotated
 
 from fastapi import Depends, Header, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from interfaces.http.service import Service
 from permem import controls, keys
@@ -90,16 +91,17 @@ def checked_text(value: str, name: str) -> str:
     return value
 
 
-def _bearer(authorization: str | None) -> str:
-    scheme, _, token = (authorization or "").partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        raise Unauthenticated("send the credential as Authorization: Bearer <key>")
-    return token.strip()
+_BEARER = HTTPBearer(
+    auto_error=False,
+    scheme_name="bearer",
+    description="An API key from `permem keys create`, or a JWT signed by a key of "
+    "PERMEM_JWKS_FILE.",
+)
 
 
 def authenticate(
     request: Request,
-    authorization: Annotated[str | None, Header(description="`Bearer <API key or JWT>`.")] = None,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_BEARER)],
     x_permem_subject: Annotated[
         str | None,
         Header(
@@ -113,7 +115,9 @@ def authenticate(
 ) -> Principal:
     """The request's principal (module doc); 401, 403 or 429 otherwise."""
     service = service_of(request)
-    token = _bearer(authorization)
+    if credentials is None or not credentials.credentials.strip():
+        raise Unauthenticated("send the credential as Authorization: Bearer <key>")
+    token = credentials.credentials.strip()
     now = datetime.now(UTC)
     if token.startswith(f"{keys.KEY_PREFIX}."):
         key = keys.verify(service.rt.db, token, now=now, detail=request.url.path)

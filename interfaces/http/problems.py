@@ -124,7 +124,9 @@ def install_handlers(app: FastAPI) -> None:
 
     async def http(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, HTTPException)
-        return problem(exc.status_code, str(exc.detail), request, exc.headers)
+        # FastAPI answers a body that is not JSON at all with 400: it is a bad body too.
+        status = 422 if exc.status_code == 400 else exc.status_code
+        return problem(status, str(exc.detail), request, exc.headers)
 
     async def limited(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, RateLimited)
