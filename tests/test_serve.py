@@ -5,6 +5,7 @@ real server process."""
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -243,3 +244,36 @@ def test_permem_serve_answers_over_a_real_socket(settings: Settings, tmp_path: P
     # uvicorn re-raises SIGTERM once it has shut down gracefully (the lifespan ran to its end).
     assert server.returncode in (0, -15), output
     assert "Application shutdown complete" in output
+
+
+def test_a_jwt_signed_by_the_configured_key_set_is_the_second_way_in(
+    served: Served, tmp_path: Path
+) -> None:
+    import jwt
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
+    signing = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    public = json.loads(jwt.algorithms.RSAAlgorithm.to_jwk(signing.public_key()))
+    jwks = tmp_path / "jwks.json"
+    jwks.write_text(json.dumps({"keys": [{**public, "kid": "k1", "use": "sig"}]}))
+    stranger = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+
+    def token(key: Any = signing, **claims: Any) -> str:
+        body = {"sub": "ana", "tenant": "acme", "exp": int(time.time()) + 60, **claims}
+        return jwt.encode(body, key, algorithm="RS256", headers={"kid": "k1"})
+
+    with serving(served.settings.model_copy(update={"jwks_file": jwks})) as client:
+
+        def recall(bearer: str) -> Any:
+            return client.post(
+                "/v1/recall", json=ask(), headers={"Authorization": f"Bearer {bearer}"}
+            )
+
+        assert "I'm vegetarian" in {r["claim"] for r in recall(token()).json()["records"]}
+        refused(recall(token(stranger)), 401)
+        refused(recall(token(exp=int(time.time()) - 5)), 401)
+        refused(recall(token(tenant=None)), 401)
+        assert recall(token(tenant="globex")).json()["records"] == []
+    # The service without a key set accepts no JWT at all.
+    bearer = {"Authorization": f"Bearer {token()}"}
+    refused(served.client.post("/v1/recall", json=ask(), headers=bearer), 401)

@@ -8,6 +8,7 @@ per tenant and subject.
 
 from __future__ import annotations
 
+import functools
 import json
 import uuid
 from pathlib import Path
@@ -24,9 +25,16 @@ _BAD = "missing, malformed, unknown, revoked or expired credential"
 _JWT_BUCKETS = uuid.UUID("6b1c1f0e-4a1e-4f51-9a59-5c0f3b7d2f10")
 
 
+@functools.lru_cache(maxsize=4)
+def _parsed(path: str, modified_ns: int) -> jwt.PyJWKSet:
+    """The key set of `path` as of its modification time (read again once it changes)."""
+    del modified_ns  # part of the cache key only
+    return jwt.PyJWKSet.from_dict(json.loads(Path(path).read_text(encoding="utf-8")))
+
+
 def _key_set(path: Path) -> jwt.PyJWKSet:
     try:
-        return jwt.PyJWKSet.from_dict(json.loads(path.read_text(encoding="utf-8")))
+        return _parsed(str(path), path.stat().st_mtime_ns)
     except (OSError, ValueError, jwt.PyJWTError) as exc:
         raise Unauthenticated(f"JWTs cannot be checked: bad JWKS file ({exc})") from None
 
