@@ -78,7 +78,7 @@ def report_influence(
         stray = [i for i in wanted if i not in set(logged.returned_ids)]
         if stray:
             raise BadInput(f"recall {recall_id} did not return {stray[0]}")
-        reporter = f"{via} for {actor}" if via else actor
+        reporter = f"{actor} via {via}" if via else actor
         row_id = conn.execute(
             sa.insert(recall_influence)
             .values(

@@ -41,7 +41,7 @@ def test_a_report_is_stored_explained_and_erased_with_its_claim(
     made = report_influence(
         rt.db, "acme", answer.recall_id, [used, used], actor="ana", via="bot", note="n", now=now
     )
-    assert made.used_ids == (used,) and made.reported_by == "bot for ana"
+    assert made.used_ids == (used,) and made.reported_by == "ana via bot"
     with pytest.raises(Forbidden):
         report_influence(rt.db, "acme", answer.recall_id, [used], actor="ana", now=now)
     with pytest.raises(BadInput, match="did not return"):
