@@ -277,3 +277,20 @@ def test_a_jwt_signed_by_the_configured_key_set_is_the_second_way_in(
     # The service without a key set accepts no JWT at all.
     bearer = {"Authorization": f"Bearer {token()}"}
     refused(served.client.post("/v1/recall", json=ask(), headers=bearer), 401)
+
+
+def test_export_is_a_download_recorded_as_a_lineage_node(served: Served) -> None:
+    as_csv = served.get("/v1/subjects/ana/export?format=csv", "ana")
+    assert as_csv.status_code == 200 and as_csv.headers["content-type"].startswith("text/csv")
+    records = int(as_csv.headers["x-permem-records"])
+    assert records == 4 and as_csv.content.count(b"\r\n") == 1 + records
+    export_id = as_csv.headers["x-permem-export-id"]
+    rows = sql_rows(served.settings, f"SELECT * FROM exports WHERE id = '{export_id}'")
+    assert [(r["subject"], r["format"], r["created_by"]) for r in rows] == [("ana", "csv", "ana")]
+    assert Path(rows[0]["path"]).read_bytes() == as_csv.content
+    edges = sql_rows(
+        served.settings, f"SELECT count(*) AS n FROM lineage_edges WHERE child_id = '{export_id}'"
+    )
+    assert edges == [{"n": records}]
+    refused(served.get("/v1/subjects/ana/export?format=xml", "ana"), 422)
+    refused(served.get("/v1/subjects/ana/export", "bob"), 403)
