@@ -13,7 +13,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 
-from permem.errors import BadInput
+from permem.errors import BadInput, NotFound
 from permem.policy import POLICY_VERSION
 from permem.records import Confirmation, Kind, Origin, SourceRef, Status, UserMemory
 from permem.states import STATUS_TRANSITIONS
@@ -31,7 +31,7 @@ from permem.stores.memories import (
     set_confirmation,
     set_status,
 )
-from permem.stores.schema import quarantine, subject_settings
+from permem.stores.schema import quarantine, sources, subject_settings
 
 
 def inspect(db: Database, tenant: str, subject: str | None = None) -> list[UserMemory]:
@@ -216,6 +216,19 @@ def is_paused(db: Database, tenant: str, subject: str) -> bool:
             sa.select(subject_settings.c.paused).where(subject_settings.c.subject == subject)
         ).scalar()
     return bool(value)
+
+
+def speaker_of_source(db: Database, tenant: str, message_id: str) -> str:
+    """Who said a stored source message (its subject, else its account); NotFound otherwise."""
+    with tenant_transaction(db.app, tenant) as conn:
+        row = conn.execute(
+            sa.select(sources.c.subject, sources.c.account).where(
+                sources.c.message_id == message_id
+            )
+        ).first()
+    if row is None:
+        raise NotFound(f"no source message {message_id!r} in this tenant")
+    return str(row.subject or row.account)
 
 
 def subject_of_claim(db: Database, tenant: str, claim_id: uuid.UUID) -> str:

@@ -19,6 +19,14 @@ class NotFound(BadInput):
     """A named record, subject or tenant does not exist (in the bound tenant)."""
 
 
+class Forbidden(BadInput):
+    """The authenticated actor may not do this (another subject, purpose or grant)."""
+
+
+class Unauthenticated(PermemError):
+    """A credential is missing, malformed, unknown, revoked or expired (never says which)."""
+
+
 class IllegalTransition(BadInput):
     """A state change that the transition table does not allow."""
 

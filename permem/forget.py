@@ -38,7 +38,7 @@ from permem.erasure.ledger import REQUEST, LedgerState, TargetKind
 from permem.erasure.plan import ErasurePlan, Target, check_exists, released
 from permem.erasure.plan import expand as _plan_expansion
 from permem.erasure.results import BlockResult, EraseResult, VerifyResult
-from permem.errors import BadInput
+from permem.errors import BadInput, NotFound
 from permem.records import Status
 from permem.stores.bulk import copy_insert
 from permem.stores.database import Database, check_tenant, list_tenants, tenant_transaction
@@ -59,6 +59,7 @@ __all__ = [
     "expand",
     "pg_residue",
     "request",
+    "request_state",
     "tenants_with_ledger",
     "vacuum_tables",
     "verify",
@@ -355,6 +356,33 @@ def verify(
             result.verified = len(rows)
     result.seconds = time.perf_counter() - started
     return result
+
+
+def request_state(db: Database, tenant: str, request_id: uuid.UUID) -> dict[str, object]:
+    """Where a forget request stands: `blocked` -> `erased` -> `verified` (or `failed`), and
+    `held` while a legal hold keeps any of its nodes. NotFound for a request the tenant never
+    made. Changes nothing."""
+    with tenant_transaction(db.app, tenant) as conn:
+        rows = conn.execute(
+            sa.select(erasure_ledger).where(erasure_ledger.c.request_id == request_id)
+        ).mappings().all()  # fmt: skip
+    head = next((r for r in rows if r["node_kind"] == REQUEST), None)
+    if head is None:
+        raise NotFound(f"no forget request {request_id} in this tenant")
+    held = sum(1 for r in rows if r["state"] == LedgerState.HELD.value)
+    state = LedgerState.HELD.value if held and head["state"] == "blocked" else head["state"]
+    return {
+        "request_id": str(request_id),
+        "state": state,
+        "target": {"kind": head["target_kind"], "id": head["target_id"]},
+        "nodes": len(rows) - 1,
+        "held": held,
+        "requested_by": head["requested_by"],
+        **{
+            name: head[name].isoformat() if head[name] else None
+            for name in ("requested_at", "blocked_at", "erased_at", "verified_at")
+        },
+    }
 
 
 def tenants_with_ledger(db: Database) -> list[str]:

@@ -51,6 +51,12 @@ def grant_scope(value: str) -> str:
     return value
 
 
+def owns_memory(actor: str, subject: str) -> bool:
+    """Whether `actor` uses and controls `subject`'s memory without a grant: the subject
+    themself, or the account holder for a person they told us about (`<actor>:<relation>`)."""
+    return actor == subject or subject.startswith(f"{actor}:")
+
+
 def covers(scopes: Iterable[str], claim_scope: str) -> bool:
     """Whether grants of these scopes cover a claim of `claim_scope` (see the module)."""
     return any(scope == ALL_SCOPES or claim_scope in (scope, DEFAULT_SCOPE) for scope in scopes)
@@ -92,7 +98,7 @@ def grant(
     for name, value in (("actor", actor), ("subject", subject), ("by", granted_by)):
         if not value or value != value.strip():
             raise BadInput(f"a grant's {name} must be a non-empty name without padding")
-    if actor == subject or subject.startswith(f"{actor}:"):
+    if owns_memory(actor, subject):
         raise BadInput(
             f"{actor} needs no grant to use the memory of {subject}: a subject uses their own "
             "memory, and an account holder that of the people they told us about"

@@ -22,8 +22,9 @@
    with a lexical overlap signal.
 4. **Re-check** the ranked ids against PostgreSQL in a new transaction, so a claim blocked,
    corrected or erased while ranking never comes back.
-5. **Log** to `recall_log`: actor, subject, purpose, scope, a salted hash of the query text,
-   the returned ids and the counts filtered out by reason: ids and counts only, never text.
+5. **Log** to `recall_log`: actor (and the service asking for them, `via`), subject, purpose,
+   scope, a salted hash of the query text, the returned ids and the counts filtered out by
+   reason: ids and counts only, never text. The row's id is the answer's `recall_id`.
 
 The query and its answer are in `permem.recall_query`, steps 1 and 2 (authorization and the
 exclusion filter) in `permem.recall_filter`; both re-exported here, the `Recaller` runs them.
@@ -255,8 +256,9 @@ class Recaller:
         return salt
 
     def _log(self, conn: Connection, query: RecallQuery, answer: RecallAnswer) -> None:
-        conn.execute(
-            sa.insert(recall_log).values(
+        answer.recall_id = conn.execute(
+            sa.insert(recall_log)
+            .values(
                 tenant=query.tenant,
                 query_id=query.query_id,
                 actor=query.actor,
@@ -267,5 +269,7 @@ class Recaller:
                 returned_ids=[r.record.id for r in answer.records],
                 filtered_out=dict(answer.filtered_out),
                 denied=answer.denied,
+                via=query.via,
             )
-        )
+            .returning(recall_log.c.id)
+        ).scalar_one()

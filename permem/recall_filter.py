@@ -20,7 +20,7 @@ from permem.erasure.ledger import blocking
 from permem.extraction import lexicon as lx
 from permem.extraction.context import meaning
 from permem.extraction.for_whom import ForWhom, claim_for_whom, request_for_whom, serves
-from permem.grants import covers
+from permem.grants import covers, owns_memory
 from permem.recall_query import RecallQuery
 from permem.records import Confirmation, Kind, Status, UserMemory
 from permem.stores.schema import grants
@@ -64,7 +64,7 @@ def authorize(conn: Connection, query: RecallQuery) -> Access | str:
     revocation or an expiry by dating its request in the past. The valid grants' scopes add
     up; every grant covers at least the global claims, so a valid grant never denies.
     """
-    if query.actor == query.subject or query.subject.startswith(f"{query.actor}:"):
+    if owns_memory(query.actor, query.subject):
         return OWN_MEMORY
     ts = query.ts
     judged_at = sa.func.greatest(sa.literal(ts, sa.DateTime(timezone=True)), sa.func.now())

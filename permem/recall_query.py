@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+import uuid
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -35,6 +36,8 @@ class RecallQuery:
     text: str
     k: int = 5
     session: str | None = None
+    # The service that asks on the actor's behalf (an HTTP service key), logged beside it.
+    via: str | None = None
 
 
 def parse_query(obj: Any) -> RecallQuery:
@@ -117,6 +120,8 @@ class RecallAnswer:
     denied: str | None = None
     error: str | None = None
     filtered_out: Counter[str] = field(default_factory=Counter)
+    # The id of this answer's `recall_log` row, once logged (influence reports name it).
+    recall_id: uuid.UUID | None = None
 
     def as_json(self) -> dict[str, Any]:
         if self.error is not None:

@@ -75,6 +75,26 @@ class Settings(BaseSettings):
         "reported ended before.",
     )
 
+    rate_per_s: float = Field(
+        default=20.0,
+        gt=0,
+        le=100_000,
+        description="Requests per second each API key may make to `permem serve` (a token "
+        "bucket per key); beyond it the service answers 429.",
+    )
+    rate_burst: int = Field(
+        default=40,
+        ge=1,
+        le=1_000_000,
+        description="How many requests an API key may make at once before `rate_per_s` "
+        "applies (the token bucket's size).",
+    )
+    jwks_file: Path | None = Field(
+        default=None,
+        description="A JSON Web Key Set file: `permem serve` then also accepts bearer JWTs "
+        "signed by one of its keys (see docs/serve.md). Unset: API keys only.",
+    )
+
     @property
     def session_ttl(self) -> timedelta:
         """How long a session-only claim lives at most (`session_hours`)."""

@@ -94,6 +94,8 @@ def _fill(conn: Connection, tenant: str) -> None:
         "INSERT INTO backups (tenant, path, sha256, subjects, records, key_ids, created_by) "
         "VALUES (:t, '/tmp/b', 'h', 1, 1, ARRAY[gen_random_uuid()], 'ops')"
     ), {"t": tenant})  # fmt: skip
+    for table in ("api_keys", "api_key_events", "recall_influence"):
+        _insert_minimal(conn, table, tenant)
 
 
 @pytest.fixture
@@ -277,6 +279,12 @@ def _insert_minimal(conn: Connection, table: str, tenant: str) -> None:
         "backup_keys": "(tenant, subject, key) VALUES (:t, 's', :k)",
         "backups": "(tenant, path, sha256, subjects, records, key_ids, created_by) VALUES"
         " (:t, 'p', 'h', 0, 0, ARRAY[]::uuid[], 'o')",
+        "api_keys": "(id, tenant, actor, role, purposes, key_hash) VALUES"
+        " (gen_random_uuid(), :t, 'alice', 'user', '{}', 'h')",
+        "api_key_events": "(tenant, key_id, event, by) VALUES (:t, gen_random_uuid(), 'used',"
+        " 'alice')",
+        "recall_influence": "(tenant, recall_id, subject, used_ids, reported_by) VALUES"
+        " (:t, gen_random_uuid(), 'alice', '{}', 'alice')",
     }[table]
     conn.execute(sa.text(f"INSERT INTO {table} {values}"), {"t": tenant, "k": bytes(32)})
 

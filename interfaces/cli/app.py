@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import typer
 
-from interfaces.cli import admin, backups, erasure, jobs, memory, recall, status
+from interfaces.cli import admin, backups, erasure, jobs, keys, memory, recall, serve, status
 from interfaces.cli._prefect import prefect_defaults
 
 __all__ = ["app", "main"]
@@ -19,6 +19,7 @@ app = typer.Typer(
 )
 db_app = typer.Typer(help="Schema administration of the system of record.", no_args_is_help=True)
 app.add_typer(db_app, name="db")
+app.add_typer(keys.keys_app, name="keys")
 eval_app = typer.Typer(help="Evaluations of permem against gold data.", no_args_is_help=True)
 app.add_typer(eval_app, name="eval")
 
@@ -50,6 +51,7 @@ app.command("erase-backups")(backups.erase_backups_command)
 app.command()(backups.restore)
 app.command()(jobs.expire)
 app.command()(status.status)
+app.command()(serve.serve)
 
 
 def main() -> None:

@@ -193,6 +193,8 @@ recall_log = Table(
     Column("filtered_out", JSONB, nullable=False),
     Column("denied", Text),
     _ts("at", default_now=True),
+    # The service that asked on its end user's behalf (the actor); NULL: the actor itself.
+    Column("via", Text),
     Index("ix_recall_log_tenant_subject", "tenant", "subject", "at"),
 )
 
@@ -360,6 +362,51 @@ backups = Table(
     Index("ix_backups_tenant", "tenant", "created_at"),
 )
 
+# Keys of the HTTP service: a keyed hash of the key (never the key), who it acts as, for what.
+api_keys = Table(
+    "api_keys",
+    metadata,
+    Column("id", Uuid, primary_key=True),
+    Column("tenant", Text, nullable=False),
+    Column("actor", Text, nullable=False),
+    Column("role", Text, nullable=False),
+    Column("purposes", ARRAY(Text), nullable=False),
+    Column("key_hash", Text, nullable=False),
+    _ts("expires_at", nullable=True),
+    _ts("created_at", default_now=True),
+    _ts("revoked_at", nullable=True),
+    Index("ix_api_keys_tenant", "tenant", "created_at"),
+)
+
+# Append-only audit of each key: created, used (one row a request), revoked.
+api_key_events = Table(
+    "api_key_events",
+    metadata,
+    _uuid_pk(),
+    Column("tenant", Text, nullable=False),
+    Column("key_id", Uuid, nullable=False),
+    Column("event", Text, nullable=False),
+    Column("by", Text, nullable=False),
+    _ts("at", default_now=True),
+    Column("detail", Text),
+    Index("ix_api_key_events_key", "tenant", "key_id", "at"),
+)
+
+# Which of a recall's records the caller's response used, as the caller reported it.
+recall_influence = Table(
+    "recall_influence",
+    metadata,
+    _uuid_pk(),
+    Column("tenant", Text, nullable=False),
+    Column("recall_id", Uuid, nullable=False),
+    Column("subject", Text, nullable=False),
+    Column("used_ids", ARRAY(Uuid), nullable=False),
+    Column("note", Text),
+    Column("reported_by", Text, nullable=False),
+    _ts("reported_at", default_now=True),
+    Index("ix_recall_influence_recall", "tenant", "recall_id"),
+)
+
 TENANT_TABLES: tuple[Table, ...] = (
     sources,
     memories,
@@ -377,4 +424,7 @@ TENANT_TABLES: tuple[Table, ...] = (
     exports,
     backup_keys,
     backups,
+    api_keys,
+    api_key_events,
+    recall_influence,
 )

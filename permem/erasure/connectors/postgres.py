@@ -1,7 +1,8 @@
 """The system of record: the rows of every table that refers to an erased node, then `VACUUM`.
 
 Erased: `memories`, `memory_events`, `gate_decisions`, `sources`, `lineage_edges`,
-`index_queue`, and for a subject request the `recall_log` rows about the subject; export rows
+`index_queue`, the `recall_influence` reports naming an erased claim, and for a subject
+request the `recall_log` and `recall_influence` rows about the subject; export rows
 are kept (they say a file was handed out) with `erased_at` set. Residue: a row that still
 carries an erased id, or a claim whose subject holds the same text again (its subject-scoped
 fingerprint is in the ledger); another subject's identical claim is not residue.
@@ -29,6 +30,7 @@ from permem.stores.schema import (
     lineage_edges,
     memories,
     memory_events,
+    recall_influence,
     recall_log,
     sources,
 )
@@ -44,6 +46,7 @@ ERASED_TABLES: tuple[str, ...] = (
     "lineage_edges",
     "index_queue",
     "recall_log",
+    "recall_influence",
 )
 
 
@@ -61,6 +64,11 @@ def touches(node_keys: Sequence[tuple[str, str]]) -> sa.ColumnElement[bool]:
         )
         arms.append(sa.and_(lineage_edges.c.child_kind == kind, lineage_edges.c.child_id == wanted))
     return sa.or_(*arms) if arms else sa.false()
+
+
+def _names_any(column: sa.Column[Any], ids: Sequence[uuid.UUID]) -> sa.ColumnElement[bool]:
+    """Rows whose uuid array `column` shares an id with `ids`."""
+    return column.op("&&")(sa.literal(list(ids), ARRAY(sa.Uuid)))
 
 
 def vacuum_tables(db: Database, tables: Iterable[str]) -> None:
@@ -104,6 +112,8 @@ def pg_residue(conn: Connection, rows: Sequence[sa.RowMapping]) -> list[dict[str
         ("sources", sa.select(sources.c.message_id).where(sources.c.message_id.in_(source_ids))),
         ("lineage_edges", sa.select(lineage_edges.c.child_id).where(
             touches([(r["node_kind"], r["node_id"]) for r in rows]))),
+        ("recall_influence", sa.select(sa.cast(recall_influence.c.id, sa.Text)).where(
+            _names_any(recall_influence.c.used_ids, memory_ids))),
         ("exports", sa.select(sa.cast(exports.c.id, sa.Text)).where(
             exports.c.id.in_(export_ids), exports.c.erased_at.is_(None))),
     ]  # fmt: skip
@@ -135,16 +145,16 @@ class PostgresConnector:
                 ("lineage_edges", sa.delete(lineage_edges).where(touches(plan.node_keys))),
                 ("memories", sa.delete(memories).where(memories.c.id.in_(claims))),
                 ("sources", sa.delete(sources).where(sources.c.message_id.in_(messages))),
+                ("recall_influence", sa.delete(recall_influence).where(
+                    _names_any(recall_influence.c.used_ids, claims))),
             ]  # fmt: skip
             if plan.subject_targets:
-                deletions.append(
-                    (
-                        "recall_log",
-                        sa.delete(recall_log).where(
-                            recall_log.c.subject.in_(list(plan.subject_targets))
-                        ),
-                    )
-                )
+                subjects = list(plan.subject_targets)
+                deletions += [
+                    ("recall_log", sa.delete(recall_log).where(recall_log.c.subject.in_(subjects))),
+                    ("recall_influence", sa.delete(recall_influence).where(
+                        recall_influence.c.subject.in_(subjects))),
+                ]  # fmt: skip
             for table, statement in deletions:
                 out.rows[table] += conn.execute(statement).rowcount
             export_ids = [uuid.UUID(i) for i in plan.ids(NodeKind.EXPORT)]
