@@ -58,7 +58,9 @@ class Source(BaseModel):
     span: list[int] | None
 
 
-class RecalledOut(BaseModel):
+class ClaimOut(BaseModel):
+    """The fields a recalled record and an inspect line share (FORMATS.md)."""
+
     id: str
     subject: str
     claim: str
@@ -71,6 +73,9 @@ class RecalledOut(BaseModel):
     valid_from: str
     valid_until: str | None
     source: Source
+
+
+class RecalledOut(ClaimOut):
     score: float
     conflicts_with_request: bool
 
@@ -96,21 +101,9 @@ class InfluenceOut(BaseModel):
     reported_at: str
 
 
-class RecordOut(BaseModel):
+class RecordOut(ClaimOut):
     """An inspect line (FORMATS.md): the recall fields plus the lifecycle fields."""
 
-    id: str
-    subject: str
-    claim: str
-    origin: str
-    kind: str
-    scope: str
-    purpose: str
-    sensitivity: str
-    confidence: float
-    valid_from: str
-    valid_until: str | None
-    source: Source
     status: str
     confirmation: str
     supersedes: str | None
