@@ -237,6 +237,23 @@ def dated_imports(
     return result
 
 
+_SO_BEFORE = re.compile(
+    r"(?:,|;|\s-)?\s*\b(?:so|which\s+means|that\s+means|meaning|hence)\b[\s,]*$", re.IGNORECASE
+)
+
+
+def _cause_before(claim: str, context: str | None) -> str | None:
+    """The clause that the claim is drawn from, when its sentence says "<cause>, so <claim>"."""
+    if not context:
+        return None
+    at = context.find(claim.strip())
+    if at <= 0:
+        return None
+    head = context[:at]
+    found = _SO_BEFORE.search(head)
+    return head[: found.start()] if found is not None and found.start() > 0 else None
+
+
 def classify(candidate: Candidate) -> Classification:
     message = candidate.message
     text = candidate.claim_text
@@ -267,6 +284,10 @@ def classify(candidate: Candidate) -> Classification:
         )
         if span is None and candidate.context and POINTS_TO_DAY.search(text):
             span = single_day(candidate.context, message.ts, told=False)
+        if span is None and (cause := _cause_before(text, candidate.context)) is not None:
+            # "thunderstorm Monday morning, so I'll take the bus": what the day brings is
+            # done that day only.
+            span = single_day(cause, message.ts)
         if span is not None:
             validity = replace(validity, valid_from=max(span[0], message.ts), valid_until=span[1])
     if lx.PAST_HABIT.search(text) and not lx.STILL_SO.search(text):

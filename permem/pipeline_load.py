@@ -5,6 +5,7 @@ either all of it is committed or none.
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections import defaultdict
 from collections.abc import Sequence
@@ -15,6 +16,7 @@ from sqlalchemy.engine import Connection
 from lineage import Node, NodeKind, Relation
 from permem import policy
 from permem.extraction import Cue, modality
+from permem.extraction.context import leans_back
 from permem.hashing import content_hash
 from permem.indexing import enqueue
 from permem.logs import TURN_MAX, Quarantined, identifier_problem, storable
@@ -112,7 +114,7 @@ def _retractions(proposals: Sequence[Proposal], tenant: str) -> list[Retraction]
                 # "New terms with the client. Every two weeks, net 14.": what follows says
                 # what the new arrangement replaces.
                 claim = f"{claim} {candidate.message.text[candidate.end :]}"
-            named = policy.retracted_words(claim, candidate.context)
+            named = _named_by(claim, candidate.context)
             said = candidate.claim_text
         elif stored and Cue.ONE_OFF not in candidate.cues:
             named = policy.ruled_out_words(candidate.claim_text)
@@ -133,6 +135,23 @@ def _retractions(proposals: Sequence[Proposal], tenant: str) -> list[Retraction]
             )
         )
     return found
+
+
+_CLAUSE = re.compile(r"\s*[,;]\s*|\s+(?:-|–|—)\s+")
+
+
+def _named_by(claim: str, context: str | None) -> frozenset[str]:
+    """What a retraction names (`policy.retracted_words`); when one clause takes back and
+    another says what holds now ("The 5k thing is old, I do 10k runs now"), the clause that
+    takes back names what it takes back by itself, unless it points back ("take it off")."""
+    sentence = context if context and claim.strip() in context else claim
+    clauses = [c for c in _CLAUSE.split(sentence) if c.strip()]
+    back = [c for c in clauses if modality.retracts(c)]
+    if back and len(back) < len(clauses) and not any(leans_back(c) for c in back):
+        specific = policy.reference_words(" ".join(back))
+        if specific:
+            return specific
+    return policy.retracted_words(claim, context)
 
 
 def _context_edges(tenant: str, proposals: Sequence[Proposal]) -> list[EdgeRow]:

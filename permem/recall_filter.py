@@ -34,8 +34,34 @@ _FACTUAL_QUESTION = re.compile(
     r"how (?:do|does|did) (?!you\b)|"
     r"what (?:does|do|did) (?:the |recent |current )?(?:research|science|evidence|studies|"
     r"study|experts?|scientists?|data|history|doctors?|literature)|"
-    r"is there (?:any |good |real )?(?:evidence|proof|research|data))\b"
+    r"is there (?:any |good |real )?(?:evidence|proof|research|data)|"
+    # About people in general, causes and origins: "should people unplug phones at 100%?",
+    # "what causes autism?", "where does the superstition about 13 come from?".
+    r"(?:should|do|does|can|must) (?:people|one|everyone|anyone|kids|children|adults|humans|"
+    r"babies|dogs|cats)|what (?:actually |really )?(?:causes|makes|shortens|affects|"
+    r"determines|happens)|what's the|where (?:does|do|did) .{1,60} come from)\b"
     r"(?!.*\b(?:i|me|my|mine|we|our)\b)",
+    re.IGNORECASE,
+)
+# A question about the user's own here and now, though it names no "I": a day ("is Wednesday
+# the 25th free for a call?"), tonight or this weekend, the flat or the plants at home.
+_SITUATED = re.compile(
+    r"\b(?:tonight|today|tomorrow|yesterday|right now|this (?:morning|afternoon|evening|"
+    r"weekend|week|month|summer|winter|spring|autumn|fall)|(?:next|coming|last) (?:week|weekend|"
+    r"month|\w+day)|(?<!\ba )(?<!\bany )(?<!\bevery )(?:mon|tues|wednes|thurs|fri|satur|sun)days?|"
+    r"the (?:whole )?(?:flat|apartment|house|garden|kitchen|bathroom|bedroom|spare room|"
+    r"living room|hallway|balcony|lawn|plants|fridge|boiler|car|bike))\b",
+    re.IGNORECASE,
+)
+# How to answer, whatever the question: form, length, style, units, language ("explain things
+# with an everyday analogy", "short version first", "it's all metric for me").
+_ANSWER_FORM = re.compile(
+    r"\b(?:answers?|repl(?:y|ies)|responses?|explain\w*|explanations?|short version|tl;?dr|"
+    r"summary first|summaries|bullet(?:s| points?)?|analog(?:y|ies)|examples?|fun facts?|jargon|"
+    r"plain (?:english|language|words)|simple terms|step[ -]by[ -]step|concise|briefly|"
+    r"in detail|detailed|tone|formal|informal|emoji|sources|citations?|metric|imperial|"
+    r"celsius|fahrenheit|24-hour|12-hour|(?:british|american|us|uk) spelling|spell\w*|"
+    r"(?:the )?(?:british|american) way)\b",
     re.IGNORECASE,
 )
 _REQUEST = re.compile(r"^\s*(?:can|could|would|will) you\b", re.IGNORECASE)
@@ -117,8 +143,24 @@ def is_factual_question(text: str, subject: str = "") -> bool:
     """
     if _FACTUAL_QUESTION.match(text) is None or _REQUEST.match(text) is not None:
         return False
+    if _SITUATED.search(text) is not None:
+        return False
     names = {n for n in re.split(r"[^a-z]+", subject.casefold()) if len(n) >= 3}
     return not names & set(re.findall(r"[a-z]+", text.casefold()))
+
+
+def answers_how(record: UserMemory) -> bool:
+    """The claim says how the user wants answers given (form, length, style, units,
+    language), not what they believe, do or have: the one part of memory that a question
+    about the world may use."""
+    said = f"{record.evidence or ''} {record.claim}"
+    return (
+        record.kind not in (Kind.EVENT, Kind.PLAN)
+        and (_ANSWER_FORM.search(record.claim) is not None
+             or lx.FORMAT_INSTRUCTION.search(record.claim) is not None)
+        and lx.BELIEF.search(said) is None
+        and lx.SELF_BELIEF.search(said) is None
+    )  # fmt: skip
 
 
 def exclusion(
@@ -133,7 +175,10 @@ def exclusion(
     when None).
     Pure; order matters only for the counts in the log."""
     if record.status is Status.SESSION_ONLY:
-        if query.session is None or record.session != query.session:
+        # A request that names its session sees that session's claims only; one that names
+        # none (the command-line query format has no session) sees them while they last
+        # (the session's lifetime, policy.SESSION_TTL, or the one-off's own end).
+        if query.session is not None and record.session != query.session:
             return "other_session"
     elif record.status is not Status.ACTIVE:
         return f"status_{record.status.value}"
@@ -162,13 +207,10 @@ def exclusion(
     _, categories = sensitivity_of(meaning(record.claim, record.evidence))
     if not policy.may_serve(query.purpose, record.purpose, record.sensitivity, categories):
         return "special_category_purpose"
-    if factual and (
-        record.kind in (Kind.FACT, Kind.EVENT, Kind.PLAN)
-        or lx.BELIEF.search(said := f"{record.evidence or ''} {record.claim}")
-        or lx.SELF_BELIEF.search(said)
-    ):
-        # A belief guides the user's own choices ("so no sweets for mine"), never the answer
-        # to a question about the world.
+    if factual and not answers_how(record):
+        # A question about the world is answered from the world: of the user's memory only
+        # how they want answers given applies ("explain with an analogy", "metric for me").
+        # A belief guides the user's own choices ("so no sweets for mine"), never the answer.
         return "factual_question"
     request = for_whom or request_for_whom(query.text, query.subject)
     if not serves(claim_for_whom(record.claim), record.kind, request):

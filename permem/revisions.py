@@ -16,6 +16,7 @@ overlap already is what it measures.
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
@@ -30,7 +31,7 @@ from sqlalchemy.engine import Connection
 from permem import policy
 from permem.embedding import Embedder, embed_unique
 from permem.recall_choice import with_siblings
-from permem.records import Confirmation, Origin, Status, UserMemory
+from permem.records import Confirmation, Kind, Origin, Status, UserMemory
 from permem.stores.bulk import copy_insert
 from permem.stores.schema import memories, memory_events
 
@@ -88,7 +89,7 @@ def apply_retractions(
     rows = conn.execute(
         sa.select(memories.c.id, memories.c.subject, memories.c.scope, memories.c.claim,
                   memories.c.evidence, memories.c.observed_at, memories.c.source_message_id,
-                  memories.c.span_end, memories.c.span_start)
+                  memories.c.span_end, memories.c.span_start, memories.c.kind)
         .where(memories.c.status == Status.ACTIVE.value, memories.c.subject.in_(subjects))
     ).all()  # fmt: skip
     by_subject: dict[str, list[Any]] = defaultdict(list)
@@ -109,7 +110,9 @@ def apply_retractions(
     taken = set(superseded)
     for retraction in sorted(retractions, key=lambda r: (r.observed_at, str(r.id))):
         said = vectors.get(retraction.said or "") if retraction.said is not None else None
-        for memory_id, _, scope, claim, _, observed_at, source, end, _ in by_subject[
+        # "that plan lasted two days": a plan pointed at names the plans said before it.
+        names_plan = _THAT_PLAN.search(retraction.said or "") is not None
+        for memory_id, _, scope, claim, _, observed_at, source, end, _, kind in by_subject[
             retraction.subject
         ]:
             said_before = observed_at < retraction.observed_at or (
@@ -123,11 +126,15 @@ def apply_retractions(
                 or memory_id in replaced
             ):
                 continue
-            if retraction.named & names[memory_id] or (
-                meaning is not None
-                and said is not None
-                and source != retraction.message_id
-                and float(vectors[claim] @ said) >= meaning.threshold
+            if (
+                (names_plan and kind == Kind.PLAN.value)
+                or retraction.named & names[memory_id]
+                or (
+                    meaning is not None
+                    and said is not None
+                    and source != retraction.message_id
+                    and float(vectors[claim] @ said) >= meaning.threshold
+                )
             ):
                 replaced[memory_id] = retraction.id
     # The clauses said beside a retracted claim go with it, unless they take back themselves.
@@ -145,6 +152,10 @@ def apply_retractions(
         replaced[memory_id] = by_message[message_of[memory_id]]
     mark_superseded(conn, tenant, replaced, superseded, why="retracted by")
 
+
+_THAT_PLAN = re.compile(
+    r"\b(?:that|this)\s+(?:plan|resolution|goal|challenge|regime|new\s+routine)\b", re.IGNORECASE
+)
 
 TopicKey = tuple[str, str, str]
 

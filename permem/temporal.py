@@ -132,8 +132,8 @@ def _resolve_date(match: re.Match[str], today: date) -> date | None:
         last = calendar.monthrange(today.year, month)[1]
         day = {"end": last, "late": last, "middle": 15, "mid": 15}.get(part, 1)
         return _next_date(month, day, today)
-    if g.get("d3"):
-        day = int(g["d3"])
+    if g.get("d3") or g.get("d4"):
+        day = int(g.get("d3") or g["d4"])
         month, year = today.month, today.year
         for _ in range(13):
             try:
@@ -154,7 +154,9 @@ def _resolve_date(match: re.Match[str], today: date) -> date | None:
         ahead = (target - today.weekday()) % 7
         return today + timedelta(days=ahead or 7)
     if g.get("endof"):
-        return _end_of(g["endof"].lower(), today)
+        end = _end_of(g["endof"].lower(), today)
+        # "the end of next quarter": the end of the period after this one.
+        return _end_of(g["endof"].lower(), end + timedelta(days=1)) if g.get("nextof") else end
     if g.get("tomorrow"):
         return today + timedelta(days=1)
     if g.get("weekend"):
@@ -167,6 +169,9 @@ def _end_of(unit: str, today: date) -> date:
         return today + timedelta(days=6 - today.weekday())
     if unit == "month":
         return date(today.year, today.month, calendar.monthrange(today.year, today.month)[1])
+    if unit == "quarter":
+        last_month = 3 * ((today.month - 1) // 3) + 3
+        return date(today.year, last_month, calendar.monthrange(today.year, last_month)[1])
     return date(today.year, 12, 31)
 
 

@@ -35,8 +35,11 @@ _DATE = (
     rf"{_DAY_RE.replace('day', 'd2')}\s+(?:of\s+)?(?P<m2>{_MONTH_RE})\b|"
     rf"the\s+{_DAY_RE.replace('day', 'd3')}\b|"
     r"(?P<iso>\d{4}-\d{2}-\d{2})|"
-    r"(?:next\s+)?(?P<weekday>(?:mon|tues|wednes|thurs|fri|satur|sun)day)|"
-    r"the\s+end\s+of\s+(?:the\s+)?(?P<endof>week|month|year)|"
+    # "Monday the 22nd": the date decides, the weekday only confirms it.
+    r"(?:next\s+)?(?P<weekday>(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
+    r"(?:\s+(?:the\s+)?(?P<d4>\d{1,2})(?:st|nd|rd|th)\b)?|"
+    r"(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(?P<nextof>next\s+)?"
+    r"(?P<endof>week|month|quarter|year)|"
     rf"(?:the\s+)?(?P<part>end|middle|mid|start|beginning)(?:\s+of|-)\s*(?P<m3>{_MONTH_RE})\b|"
     rf"(?P<part2>late|mid|early)[\s-]+(?P<m4>{_MONTH_RE})\b|"
     r"(?P<tomorrow>tomorrow)|(?P<weekend>the\s+weekend))"

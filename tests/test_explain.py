@@ -127,8 +127,10 @@ def store(db: Database) -> Stored:
     # Grants over alice: one active that covers assistant claims, one active for a purpose
     # that may not use them, one revoked, one expired, one not yet begun.
     for actor, purpose, expires, granted in (
-        ("bob", "assistant", NOW + day, T0),
-        ("erin", "marketing", NOW + day, T0),
+        # Recall judges a grant at the later of the query's ts and the database clock, so an
+        # active grant must outlast the real date the suite runs on, not just NOW.
+        ("bob", "assistant", NOW + 3650 * day, T0),
+        ("erin", "marketing", NOW + 3650 * day, T0),
         ("carol", "assistant", NOW + day, T0),
         ("dave", "assistant", T0 + 2 * day, T0),
         ("frank", "assistant", NOW + 5 * day, NOW + day),

@@ -25,6 +25,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from permem.extraction.lexicon import PLEASANTRY
 from permem.extraction.modality import CORRECTS_PREVIOUS
 from permem.records import Message, Role
 from permem.temporal import GOVERNED
@@ -123,6 +124,10 @@ def antecedent(
     if not leans_back(claim) and not (whole and _OPENS_BACK.match(whole)):
         return Antecedent(whole) if whole else None
     before = previous_sentence(text, s_start)
+    # A reaction said between ("huh, I didn't know that. ok, scrap that rule then") points at
+    # nothing; the claim leans on what came before it.
+    while before is not None and PLEASANTRY.match(text[before[0] : before[1]].strip()):
+        before = previous_sentence(text, before[0])
     if before is not None:
         prior = text[before[0] : before[1]].strip()
         return Antecedent(f"{prior} {sentence or claim}".strip())

@@ -54,6 +54,7 @@ class Cue(StrEnum):
     NEW_NOT_OLD = "new_not_old"
     DIET_RULE = "diet_rule"
     ROUTINE = "routine"
+    KEPT_DATE = "kept_date"
 
 
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
@@ -79,7 +80,11 @@ _GERUND_OPENER = re.compile(
 # aisle seats for me", "for me only decaf" (an exclusive or habitual word beside "for me").
 _FOR_ME_STANDING = re.compile(
     r"\b(?:only|always|never|nothing but|exclusively)\b[^.!?]{0,40}\bfor me\b|"
-    r"\bfor me\b[,\s]+(?:only|always|never|exclusively)\b",
+    r"\bfor me\b[,\s]+(?:only|always|never|exclusively)\b|"
+    # The units the speaker thinks in: "I think in miles and Fahrenheit", "we cook in grams".
+    r"\b(?:i|we)\s+(?:still\s+)?(?:think|work|measure|cook|count|talk|bake)\s+in\s+(?:miles|km|"
+    r"kilomet\w*|pounds|kilos?|kg|lbs|celsius|fahrenheit|metric|imperial|cups|grams|feet|"
+    r"metres|meters|inches|ounces)\b",
     re.IGNORECASE,
 )
 
@@ -144,9 +149,26 @@ _WHEN_I_DO = re.compile(
 def _is_request(text: str, cues: set[Cue]) -> bool:
     """A question or a request for help now, rather than a statement that lasts."""
     opener = lx.REQUEST_OPENERS.match(text) is not None and _WHEN_I_DO.match(text) is None
+    if _asks_to_keep(text):
+        return False
     if text.rstrip().endswith("?"):
         return opener or not (Cue.FIRST_PERSON in cues and Cue.DURABLE in cues)
     return opener and Cue.INSTRUCTION not in cues
+
+
+# "Can you answer in German from now on?": a standing instruction asked as a question.
+_ASKED_ASSISTANT = re.compile(
+    r"^\s*(?:(?:and|so|also|ok|okay|hey)[\s,]+)?(?:can|could|would|will)\s+you\s+(?:please\s+)?",
+    re.IGNORECASE,
+)
+
+
+def _asks_to_keep(text: str) -> bool:
+    """A polite question that asks the assistant to do something from now on."""
+    return (
+        _ASKED_ASSISTANT.match(text) is not None
+        and lx.STANDING_INSTRUCTION.search(text) is not None
+    )
 
 
 def _first_person_statement(text: str) -> bool:
@@ -249,6 +271,8 @@ def _user_cues(message: Message, text: str, remember: bool) -> tuple[set[Cue], s
         topic = "home"
     if _ROUTINE.match(text):
         cues.add(Cue.ROUTINE)
+    if _BIRTHDAY_IS.search(text):
+        cues.add(Cue.KEPT_DATE)
     if diet_rule(text):
         cues.add(Cue.DIET_RULE)
         topic = topic or "diet"
@@ -292,6 +316,15 @@ def _worth_parsing(
     if Cue.PAST in cues and (Cue.FIRST_PERSON in cues or _PAST_OPENER.match(text)):
         return True
     if Cue.FIRST_PERSON in cues and (Cue.PLAN in cues or Cue.BELIEF in cues):
+        return True
+    # "Pavel's birthday is actually November 19": a date of someone close, to keep.
+    if Cue.KEPT_DATE in cues:
+        return True
+    # "Shared dinners need to be vegan": a rule for what the speaker shares with others.
+    if claim_for_whom(text) is ForWhom.SHARED and lx.CONSTRAINT.search(text):
+        return True
+    # "That's why I eat dinner early": a consequence the speaker draws for their own conduct.
+    if Cue.FIRST_PERSON in cues and modality.own_conduct(text):
         return True
     if Cue.INSTRUCTION in cues or Cue.THIRD_PARTY in cues or Cue.CHOICE in cues:
         return True
@@ -370,11 +403,18 @@ def _worth_parsing(
     return Cue.SCOPE_FACT in cues and len(_WORD.findall(text)) >= 4 and "?" not in text
 
 
+_BIRTHDAY_IS = re.compile(
+    r"\b(?:[^\W\d_][\w'-]*['’]s|his|her|their|my)\s+(?:birthday|anniversary|name\s+day)\s+"
+    r"(?:is|falls|'s)\b(?=.*\d)",
+    re.IGNORECASE,
+)
+
+
 def _plainly_not_a_claim(text: str) -> bool:
     """Cheap checks first: most sentences are questions, tasks or pleasantries."""
     if len(_WORD.findall(text)) < 2 or lx.PLEASANTRY.match(text):
         return True
-    if text.rstrip().endswith("?") and lx.REQUEST_OPENERS.match(text):
+    if text.rstrip().endswith("?") and lx.REQUEST_OPENERS.match(text) and not _asks_to_keep(text):
         return True
     return (
         lx.TASK_OPENER.match(text) is not None

@@ -270,6 +270,16 @@ def select(message: Message) -> list[SentenceCue]:
                 for s in selected
             ]
             continue
+        if lx.HEDGE_TAG.match(core):
+            # "pretty sure it's 2031? don't quote me": the tag hedges what the message said
+            # before it and claims nothing itself.
+            selected = [
+                SentenceCue(message, s.start, s.end, s.cues | {Cue.HEDGE}, s.topic, s.relation)
+                if Cue.QUOTED not in s.cues
+                else s
+                for s in selected
+            ]
+            continue
         if _plainly_not_a_claim(core):
             continue
         cues, topic = _user_cues(message, core, remember)

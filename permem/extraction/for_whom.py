@@ -46,6 +46,18 @@ _CLAIM_FOR = re.compile(
     re.IGNORECASE,
 )
 _GROUP_WORDS = re.compile(rf"^{_GROUP}$", re.IGNORECASE)
+# A rule for what the user shares: "shared dinners need to be vegan", "our family meals".
+_CLAIM_SHARED = re.compile(
+    r"\b(?:shared|joint|communal|household)\s+(?:dinners?|meals?|food|cooking|"
+    r"groceries|breakfasts?|lunches?|suppers?|takeaways?|holidays?|trips?)\b",
+    re.IGNORECASE,
+)
+# What someone named says or needs, with who they are to the user: "Ines, who I live with,
+# doesn't eat meat", "<PERSON>, my flatmate, is vegan".
+_CLAIM_NAMED_OTHER = re.compile(
+    rf"^\W*(?:<PERSON>|(?!I\b)[A-Z][\w'-]+)\s*,\s*(?:who(?:m)?\b[^,.;!?]{{1,40}}|"
+    rf"(?:my|our)\s+(?:\w+\s+)?(?:{_RELATION})),"
+)
 
 _REQUEST_SHARED = re.compile(
     rf"\bfor\s+(?:me\s+and\s+\S+|\S+\s+and\s+me|{_GROUP})\b|\bwith\s+(?:my\s+(?:{_RELATION})|"
@@ -69,7 +81,9 @@ def claim_for_whom(claim: str) -> ForWhom:
         return ForWhom.SELF
     found = _CLAIM_FOR.search(claim)
     if found is None:
-        return ForWhom.ANY
+        if _CLAIM_NAMED_OTHER.search(claim):
+            return ForWhom.OTHERS
+        return ForWhom.SHARED if _CLAIM_SHARED.search(claim) else ForWhom.ANY
     return ForWhom.SHARED if _GROUP_WORDS.match(found.group("whom")) else ForWhom.OTHERS
 
 

@@ -30,6 +30,7 @@ from permem.extraction.lexicon_shown import REQUEST_CLAUSE as REQUEST_CLAUSE
 from permem.extraction.lexicon_shown import TEXT_TASK as TEXT_TASK
 from permem.extraction.lexicon_time import ADDITION as ADDITION
 from permem.extraction.lexicon_time import HEDGE as HEDGE
+from permem.extraction.lexicon_time import HEDGE_TAG as HEDGE_TAG
 from permem.extraction.lexicon_time import INTENTION as INTENTION
 from permem.extraction.lexicon_time import ONE_OFF as ONE_OFF
 from permem.extraction.lexicon_time import PAST_EVENT as PAST_EVENT
@@ -79,9 +80,16 @@ REQUEST_OPENERS = re.compile(
     re.IGNORECASE,
 )
 PLEASANTRY = re.compile(
-    r"^\s*(?:thanks?|thank you|thx|ty|ok(?:ay)?|sure|great|cool|nice|awesome|perfect|"
+    r"^\s*(?:(?:huh|oh|ah|hm+|wow|ok(?:ay)?|well|ha)[\s!.,]+)*"
+    r"(?:thanks?|thank you|thx|ty|ok(?:ay)?|sure|great|cool|nice|awesome|perfect|"
     r"sounds good|got it|i see|i agree|yes|yeah|yep|no|nope|haha|lol|hi|hello|hey|hiya|"
-    r"wow|oh|ah)\b[\s!.,]*$",
+    r"wow|oh|ah|huh|"
+    # A reaction to what the assistant said, no claim of the user's: "huh, I didn't know
+    # that", "good to know", "fair enough".
+    r"(?:i\s+)?(?:didn't|did\s+not|never)\s+kn[oe]w\s+(?:that|this)|good\s+to\s+know|"
+    r"fair\s+(?:enough|point)|(?:that\s+)?makes\s+sense|news\s+to\s+me|i\s+had\s+no\s+idea|"
+    r"who\s+knew|til|interesting|noted|you\s+learn\s+something\s+new(?:\s+every\s+day)?)"
+    r"\b[\s!.,]*$",
     re.IGNORECASE,
 )
 
@@ -151,6 +159,12 @@ BELIEF = re.compile(
     r"\bi\s+(?:really\s+|firmly\s+|honestly\s+|genuinely\s+|do\s+|truly\s+)?"
     r"(?:believe|reckon)\s+(?:that\s+)?(?!(?:i|i'm|i'll|i'd|i've|in|you|so|it's\s+time)\b)"
     r"\w+\s+\w+|"
+    # Sure of a rule of the world: "I'm sure tenants can legally stop paying rent".
+    r"\bi(?:'m|\s+am)\s+(?:pretty\s+|quite\s+|fairly\s+|absolutely\s+|totally\s+|100\s*%\s+)?"
+    r"(?:sure|certain|positive)\s+(?:that\s+)?(?!(?:i|i'm|i'll|i've|i'd|my|we|we're|our|it|"
+    r"it's|you|this|that)\b)(?:the\s+|all\s+|most\s+|every\s+|any\s+)?[a-z]+\s+(?:can|can't|"
+    r"cannot|are|is|do|don't|need|never|always|must|have|should|cause|causes|make|makes|"
+    r"legally|aren't|isn't)\b|"
     r"\bi(?:'ve|\s+have)?\s+(?:always\s+)?(?:heard|read|been\s+told)\s+(?:that\s+)?"
     r"(?!(?:i|i'm|you)\b)\w+\s+(?:\w+\s+)?(?:is|are|was|were|causes?|makes?|gives?|kills?|"
     r"destroys?|rots?|cures?)\b)",
@@ -191,8 +205,11 @@ RELATIONS = (
 FOR_SOMEONE = re.compile(
     r"\b(?:as\s+a\s+(?:gift|present)|a\s+(?:gift|present|surprise)\s+for|(?:shopping|buying|"
     r"getting\s+something|picking\s+something|booking)\s+for\s+(?:my|a|our)\b|it'?s\s+for\s+my\b|"
-    r"it\s+is\s+for\s+my\b|for\s+someone\s+else|on\s+behalf\s+of|(?:his|her|their)\s+birthday|"
-    r"\w+['’]s\s+birthday|birthday\s+(?:present|gift)s?)",
+    r"it\s+is\s+for\s+my\b|for\s+someone\s+else|on\s+behalf\s+of|"
+    # Someone's birthday is an occasion, unless the sentence says when it is ("Pavel's
+    # birthday is November 19": a date to keep).
+    r"(?:(?:his|her|their)|\w+['’]s)\s+birthday(?!\s+(?:is|falls|was|'s)\b)|"
+    r"birthday\s+(?:present|gift)s?)",
     re.IGNORECASE,
 )
 # Something needed, made or found for another person or their occasion: "a vegan cake for my

@@ -82,6 +82,14 @@ TASTE_VERDICT = re.compile(
     r"(?:the\s+best|the\s+worst|amazing|delicious|disgusting|gross|yucky|awful|overrated|"
     r"underrated|life|heaven|the\s+greatest|unbeatable|my\s+fave)\b|"
     r"\bthe\s+(?:\w+er|more\s+\w+)(?:,?\s+(?:and\s+)?(?:\w+er|more\s+\w+))*\s+the\s+better\b|"
-    r"\bcan't\s+get\s+enough\s+of\b",
+    r"\bcan't\s+get\s+enough\s+of\b|"
+    # A taste stated as a fact: "tabs are the right way to indent, objectively", "film beats
+    # digital, end of story", "vinyl is simply superior".
+    r"\b(?:is|are|'s|'re)\s+(?:(?:just|so|simply|literally|honestly|absolutely|clearly|"
+    r"obviously)\s+)?(?:the\s+(?:only|right|correct|proper|one\s+true)\s+(?:way|choice|option)|"
+    r"superior|objectively\s+\w+|better\s+(?:than|,)|always\s+better)\b|"
+    r"\b\w+\s+(?:beats?|trumps?|wins?\s+over)\s+\w+|"
+    r"[,.]\s*(?:objectively|hands\s+down|no\s+contest|end\s+of\s+(?:story|discussion)|"
+    r"fight\s+me|period)\s*[.!]*\s*$",
     re.IGNORECASE,
 )

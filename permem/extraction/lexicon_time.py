@@ -12,6 +12,10 @@ ONE_OFF = words(
     "for this trip only", "for this trip", "just tonight", "only tonight", "for tonight",
     "just for today", "only today", "for today only", "this one time", "one-off", "one off",
     "for this session", "for this conversation", "for this chat", "this time",
+    # One piece of work: "so English for this", "US spelling for this grant bid only".
+    r"(?:just\s+|only\s+)?for\s+this(?:\s+(?:one|note|letter|email|e-mail|message|doc|document|"
+    r"draft|task|reply|post|piece|bid|application|grant|form|card|toast|speech|report|essay|"
+    r"text|invite|invitation))?(?:\s+only)?(?=\s*[.!,;]|\s*$)",
     "make an exception", "making an exception", "an exception this time", "special occasion",
     "for the occasion", "cheat day", "treat day", "just the once", "one-time thing",
     "one time thing", "a one-time", "not a habit", "won't become a habit", "a blip",
@@ -30,7 +34,20 @@ HEDGE = words(
     r"(?:i|we|it|that|this|they|he|she|you)\s+may", "probably", "not sure", "unsure",
     "thinking about", "thinking of", "considering", "i guess", "kind of", "kinda",
     "sort of", "no idea if", "if i", "someday", "some day", "eventually", "who knows",
+    "pretty sure", "don't quote me", "do not quote me", "could be wrong", "iirc",
+    "if i remember right", "if i remember rightly", "if i remember correctly",
+    "don't hold me to", "from memory", "off the top of my head",
 )  # fmt: skip
+# A sentence that only hedges what was said before it: "don't quote me", "could be wrong".
+HEDGE_TAG = re.compile(
+    r"^\W*(?:(?:but|though|and|so|ok|well)[\s,]+)?(?:(?:don't|do\s+not)\s+quote\s+me"
+    r"(?:\s+on\s+(?:that|it|this))?|(?:don't|do\s+not)\s+hold\s+me\s+to\s+(?:it|that|this)|"
+    r"(?:i\s+)?could\s+be\s+wrong|not\s+(?:100\s*%|totally|entirely|completely|a\s+hundred\s+"
+    r"percent)\s+sure|iirc|if\s+i\s+remember\s+(?:right|rightly|correctly)|or\s+something"
+    r"(?:\s+like\s+that)?|i\s+think|i\s+guess|maybe|not\s+sure|from\s+memory)"
+    r"(?:[\s,]+(?:though|anyway|lol|haha))?\W*$",
+    re.IGNORECASE,
+)
 
 PLAN = words(
     "might try", "might start", "might go", "might switch", "might give", "might take",

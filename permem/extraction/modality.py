@@ -71,6 +71,10 @@ CALLED_OFF = re.compile(
     r"called\s+(?:it\s+)?off|(?:got|was|been|were)\s+(?:cancell?ed|pulled|scrapped|shelved|withdrawn|"
     r"rejected|turned\s+down)|staying\s+put|decided\s+against|backed\s+out|pulled\s+out|"
     r"changed\s+(?:my|our)\s+minds?|(?:is|was|are)\s+(?:dead|on\s+ice|on\s+hold)|"
+    # A resolution that lapsed: "that plan lasted two days", "my new routine fizzled".
+    r"\b(?:that|the|my|this|our)\s+(?:new\s+)?(?:plan|resolution|idea|challenge|routine|regime|habit|"
+    r"goal|streak)\s+(?:only\s+|barely\s+)?(?:lasted|didn't\s+last|did\s+not\s+last|went\s+out\s+"
+    r"the\s+window|fizzled|died|collapsed|lapsed|is\s+history)|"
     r"\b(?:move|moving|plan|plans|trip|wedding|deal|offer|idea|sale|job|purchase|booking|"
     r"renovation|relocation)\s+(?:is|are|'s|was|were)\s+(?:off|dead|cancell?ed|scrapped|"
     r"not\s+happening)\b|staying\s+where\s+(?:we|i)\s+(?:are|am)|not\s+moving\s+(?:now|after\s+all|anymore))",
@@ -86,7 +90,14 @@ WITHDRAWN = re.compile(
     r"my\s+(?:mistake|bad|error)|i\s+was\s+(?:wrong|mistaken|confused)|i\s+misspoke|"
     r"(?:ignore|disregard|forget|scrap|drop)\s+(?:about\s+)?(?:what|everything|all\s+(?:that|of\s+that))"
     r"\s+i\s+(?:said|told\s+you|wrote|mentioned|typed)|"
-    r"(?:that|it)\s+was\s+(?:a\s+)?(?:mistake|wrong|an?\s+error|nonsense|not\s+right))\b",
+    r"(?:that|it)\s+was\s+(?:a\s+)?(?:mistake|wrong|an?\s+error|nonsense|not\s+right)|"
+    # An order to drop what was just said, and nothing more: "ok, scrap that rule then",
+    # "ditch that one", "forget it".
+    r"(?:^|(?<=[,.;:!])|\b(?:ok(?:ay)?|so|then|just|please|pls|yeah|fine)\b)[\s,]*"
+    r"(?:scrap|drop|ditch|bin|forget|ignore|disregard|undo|cancel|lose|delete|remove)\s+"
+    r"(?:that|this|it|the\s+last\s+(?:one|bit|rule|thing))"
+    r"(?:\s+(?:rule|one|bit|part|idea|thing|instruction|request|preference|note|setting|plan))?"
+    r"(?=\s*(?:then|too|please|now|for\s+now|as\s+well)?\s*[.!]*\s*$))\b",
     re.IGNORECASE,
 )
 RETRACTION = re.compile(
@@ -103,7 +114,11 @@ RETRACTION = re.compile(
     r"not\s+(?:true|the\s+case)\s+anymore|ignore\s+what\s+i\s+said|"
     r"(?:i'm|i\s+am|im)\s+(?:so\s+)?(?:over|done\s+with|sick\s+of|tired\s+of|off)\s+\w+|"
     r"(?:switched|swapped|changed|moved)\s+(?:over\s+)?(?:to|from)\b|replaced\s+(?:it|my|the|them)\b|"
-    r"traded\s+(?:it|my|the)\b|(?:is|are|'s)\s+gone\b|^\s*(?:wait,?\s+no|no,?\s+wait|sorry|oops|"
+    r"traded\s+(?:it|my|the)\b|who\s+was\s+i\s+kidding|fell\s+off\s+the\s+wagon|"
+    r"(?:didn't|did\s+not|never)\s+(?:stick|last)\b|"
+    # A farewell to what the user had: "goodbye linux", "bye-bye, old Corsa", "RIP my Kindle".
+    r"(?:^|[,.;:!]\s*)(?:goodbye|good\s+bye|bye(?:-bye)?|farewell|so\s+long|rip)\b[\s,]+(?:to\s+)?"
+    r"(?!(?:everyone|all|guys|folks|for\s+now|then|friends|team|y'all)\b)(?:my\s+|the\s+|old\s+)*[a-z]\w+|(?:is|are|'s)\s+gone\b|^\s*(?:wait,?\s+no|no,?\s+wait|sorry|oops|"
     r"whoops|correction|typo)\b|"
     r"that's\s+(?:wrong|outdated|old\s+news)|i\s+(?:meant|mean)\b|make\s+that\b|"
     r"not\s+a\s+fan\b[^.!?]{0,40}\b(?:anymore|any\s+more|these\s+days|now|lately)\b|"
@@ -124,7 +139,10 @@ RETRACTION = re.compile(
 # "…, so I steam everything", "which is why I never …".
 _OWN_CONDUCT = re.compile(
     r"\b(?:so|which\s+is\s+why|that's\s+why|that\s+is\s+why|therefore|hence|and\s+so)\s+"
-    r"(?:i|i'm|i've|i'll|we|we're|no|never|only|my|mine|our|none|nothing|always)\b",
+    r"(?:i|i'm|i've|i'll|we|we're|no|never|only|my|mine|our|none|nothing|always|"
+    # ... or asks the assistant to act on it: "…, so build my evenings around it".
+    r"(?:please\s+)?(?:build|plan|keep|schedule|book|make|suggest|avoid|give|put|leave|skip|"
+    r"use|remind|include|factor|work|set|arrange|steer|stick))\b",
     re.IGNORECASE,
 )
 

@@ -242,6 +242,7 @@ class RuleExtractor:
                 or Cue.NEW_NOT_OLD in cues
                 or Cue.DIET_RULE in cues  # "Meat stays off": what the speaker eats
                 or Cue.ROUTINE in cues  # "Sunday evenings are for meal prep"
+                or Cue.KEPT_DATE in cues  # "Pavel's birthday is November 19"
             ):
                 return None
         negated = any(c.dep_ == "neg" for c in root.children) or any(

@@ -148,7 +148,9 @@ _LODGING = (
     r"studio|annex|annexe|lodge|villa|b&b|guesthouse|guest\s+house|unit)"
 )
 _VISITORS = re.compile(
-    rf"{_LEAD}(?:we['’]?re|we are|{_I_AM}|im)\s+(?:the|your)\s+(?:new\s+)?"
+    # "We're the guests in the cottage", "Hello from the guests!", "it's the tenants".
+    rf"{_LEAD}(?:we['’]?re|we are|{_I_AM}|im|(?:greetings\s+|hello\s+|hi\s+|hey\s+)?from|"
+    r"it['’]?s|this\s+is)\s+(?:the|your)\s+(?:new\s+)?"
     r"(?:guests?|visitors?|tenants?|renters?|lodgers?|house-?sitters?|couple|family|group|"
     r"people|folks)"
     rf"(?:\s+(?:staying\s+)?(?:in|at|from)\s+(?:the|your|this)\s+(?:[^\W\d_]+\s+){{0,2}}"
