@@ -14,7 +14,7 @@ from permem.controls import subject_paused
 from permem.erasure.ledger import blocking
 from permem.export._facts import describe_source, gate_of, grants_over, provenance, source_metadata
 from permem.export._history import history_of
-from permem.records import Status, UserMemory
+from permem.records import Origin, Status, UserMemory
 from permem.stores.memories import record_from_row
 from permem.stores.schema import memories
 
@@ -101,7 +101,7 @@ def _profile_entries(
     from permem.profile import refresh_profiles
 
     return [
-        {**made.as_json(), "provenance": "inferred"}
+        {**made.as_json(), "provenance": provenance(Origin.INFERRED_PROFILE)}
         for made in refresh_profiles(conn, tenant, subject, now=now)
     ]
 
