@@ -17,6 +17,7 @@ from lineage import Node, NodeKind, Relation
 from permem.errors import BadInput
 from permem.extraction.for_whom import ForWhom
 from permem.profile._synthesis import GROUPS, ProfileLine, RuleSynthesiser, Synthesiser
+from permem.recall_query import is_scope
 from permem.records import DEFAULT_PURPOSE, DEFAULT_SCOPE, UserMemory
 from permem.stores.database import Database, check_tenant, tenant_transaction
 from permem.stores.lineage_store import EdgeRow, add_edges
@@ -291,8 +292,10 @@ def read_profile(
     from permem.controls import subject_paused
 
     check_tenant(tenant)
-    if not subject or not purpose or not scope:
-        raise BadInput("a profile needs a subject, a purpose and a scope")
+    if not subject or not purpose.strip():
+        raise BadInput("a profile needs a subject and a purpose")
+    if not is_scope(scope):
+        raise BadInput("the scope must be global, workspace:<name> or project:<name>")
     with tenant_transaction(db.app, tenant) as conn:
         found = refresh_profiles(conn, tenant, subject, now=now, keys=[(purpose, scope)])
         paused = subject_paused(conn, subject)
