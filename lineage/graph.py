@@ -1,9 +1,9 @@
 """Nodes, edges and traversal of the lineage graph.
 
 An edge points from a parent (what something was made from) to a child (what was made):
-message -> claim -> embedding -> index row, claim -> export file, claim -> backup. Deletion of a
-node must reach every descendant; `descendants` finds them level by level so a store can answer
-one query per level instead of one per node.
+message -> claim -> embedding -> index row, claim -> profile, claim -> export file,
+claim -> backup. Deletion of a node must reach every descendant; `descendants` finds them level
+by level so a store can answer one query per level instead of one per node.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ class NodeKind(StrEnum):
     MEMORY = "memory"  # a stored claim (by memory id)
     EMBEDDING = "embedding"  # a vector computed from a claim's text
     INDEX_ROW = "index_row"  # a row of the vector index
-    SUMMARY = "summary"  # a profile summary built from claims
+    PROFILE = "profile"  # a synthesized profile version built from claims
     CACHE = "cache"  # a cached value built from claims
     EXPORT = "export"  # an export file handed to the user
     BACKUP = "backup"  # a backup snapshot file
@@ -29,7 +29,7 @@ class Relation(StrEnum):
     CONTEXT = "context"  # source -> memory whose context (antecedent) it holds
     EMBEDDED = "embedded"  # memory -> embedding
     INDEXED = "indexed"  # embedding -> index row
-    SUMMARIZED = "summarized"
+    SUMMARIZED = "summarized"  # memory -> profile that cites it
     CACHED = "cached"
     EXPORTED = "exported"
     BACKED_UP = "backed_up"

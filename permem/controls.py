@@ -1,13 +1,14 @@
 """The user controls as state transitions over the system of record.
 
 Each function takes the database and the tenant, opens one tenant-bound transaction, and either
-completes entirely or changes nothing.
+completes entirely or changes nothing. A control that changes a claim regenerates its subject's
+synthesized profiles in the same transaction (`permem.profile`).
 """
 
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 import sqlalchemy as sa
@@ -78,6 +79,13 @@ def _changed(conn: sa.Connection, record: UserMemory) -> None:
     enqueue(conn, [record])
 
 
+def _profiles_follow(conn: sa.Connection, tenant: str, subject: str, now: datetime) -> None:
+    """The subject's profiles follow a control that changed one of their claims."""
+    from permem.profile import refresh_profiles
+
+    refresh_profiles(conn, tenant, subject, now=now)
+
+
 def _supersede_older(conn: sa.Connection, record: UserMemory, *, actor: str) -> None:
     """A claim that became usable replaces every older active claim on its topic, and the
     vector index follows each of them."""
@@ -134,6 +142,7 @@ def correct(
         stored = append_correction(conn, correction, actor=actor)
         _changed(conn, stored)
         _supersede_older(conn, stored, actor=actor)
+        _profiles_follow(conn, tenant, stored.subject, now)
         return stored
 
 
@@ -145,6 +154,7 @@ def confirm(db: Database, tenant: str, claim_id: uuid.UUID, *, actor: str) -> Us
         )
         _changed(conn, record)
         _supersede_older(conn, record, actor=actor)
+        _profiles_follow(conn, tenant, record.subject, datetime.now(UTC))
         return get_memory(conn, claim_id)
 
 
@@ -157,9 +167,10 @@ def reject(db: Database, tenant: str, claim_id: uuid.UUID, *, actor: str) -> Use
         )
         current = get_memory(conn, claim_id)
         if Status.RETRACTED in STATUS_TRANSITIONS[current.status]:
-            return set_status(
+            current = set_status(
                 conn, claim_id, Status.RETRACTED, actor=actor, reason="rejected by the user"
             )
+        _profiles_follow(conn, tenant, current.subject, datetime.now(UTC))
         return current
 
 
@@ -171,9 +182,11 @@ def feedback(
     if not wrong:
         return confirm(db, tenant, claim_id, actor=actor)
     with tenant_transaction(db.app, tenant) as conn:
-        return set_confirmation(
+        marked = set_confirmation(
             conn, claim_id, Confirmation.PENDING, actor=actor, reason="marked wrong by the user"
         )
+        _profiles_follow(conn, tenant, marked.subject, datetime.now(UTC))
+        return marked
 
 
 def set_paused(
@@ -181,7 +194,11 @@ def set_paused(
 ) -> None:
     """Pause (or resume) a subject: while paused, recall returns nothing for them and the
     nightly flow reads none of their new messages (it records them as processed, so a resume
-    does not mine the pause). Stored claims are kept unchanged."""
+    does not mine the pause). Stored claims are kept unchanged. No profile is kept while
+    paused: a pause deletes the profiles of the subject and of every subject under it, a
+    resume regenerates them."""
+    from permem.profile import drop_profiles, refresh_profiles, subjects_under
+
     with tenant_transaction(db.app, tenant) as conn:
         register_tenant(conn, tenant)
         conn.execute(
@@ -192,6 +209,12 @@ def set_paused(
                 set_={"paused": paused, "updated_by": actor, "updated_at": now},
             )
         )
+        covered = subjects_under(conn, subject)
+        if paused:
+            drop_profiles(conn, covered)
+        else:
+            for each in covered:
+                refresh_profiles(conn, tenant, each, now=now)
 
 
 def subject_paused(conn: sa.Connection, subject: str) -> bool:

@@ -10,7 +10,8 @@ A claim expires, at the time `at` the run is given (never the wall clock inside 
 
 Only statuses that may become `expired` are touched (active, session-only, paused, superseded);
 each change is one `memory_events` row with the reason, made set-based in one transaction per
-tenant. The vector index's status column follows (advisory: recall decides from PostgreSQL).
+tenant, in which the synthesized profiles of the subjects concerned are regenerated. The vector
+index's status column follows (advisory: recall decides from PostgreSQL).
 Expired claims stay as history until forgotten.
 """
 
@@ -28,6 +29,7 @@ import sqlalchemy as sa
 
 from permem import policy
 from permem.errors import BadInput
+from permem.profile import refresh_profiles
 from permem.records import Confirmation, Sensitivity, Status
 from permem.states import STATUS_TRANSITIONS
 from permem.stores.database import Database, list_tenants, tenant_transaction
@@ -122,7 +124,7 @@ def expire(
                 sa.select(
                     memories.c.id, memories.c.status, memories.c.purpose, memories.c.sensitivity,
                     memories.c.confirmation, memories.c.observed_at, memories.c.valid_until,
-                    memories.c.session,
+                    memories.c.session, memories.c.subject,
                 ).where(
                     memories.c.status.in_(EXPIRABLE),
                     sa.or_(
@@ -139,6 +141,7 @@ def expire(
                 )
             ).all()  # fmt: skip
             changes: list[tuple[uuid.UUID, str, str]] = []
+            subject_of = {row.id: row.subject for row in candidates}
             for row in candidates:
                 reason = expiry_reason(
                     status=row.status, purpose=row.purpose,
@@ -176,6 +179,8 @@ def expire(
                     if memory_id in done:
                         result.expired[reason] += 1
                         expired_ids.append(str(memory_id))
+                for subject in sorted({subject_of[memory_id] for memory_id in done}):
+                    refresh_profiles(conn, tenant, subject, now=at)
         if index is not None and expired_ids:
             index.set_status(expired_ids, Status.EXPIRED.value)
             result.index_rows += len(expired_ids)

@@ -2,16 +2,17 @@
 
 1. **Block** (`block`): in one transaction, every record the request covers becomes `blocked`
    (unusable: recall re-reads status and checks the ledger) and every node of the lineage graph
-   below it (claims, source messages, embeddings, index rows, export files) gets an
+   below it (claims, source messages, embeddings, index rows, profiles, export files) gets an
    `erasure_ledger` row: ids and salted content hashes only, never text
-   (`permem.erasure.plan.expand`). A record under an open legal hold is blocked too, but its
+   (`permem.erasure.plan.expand`); the profiles of the subjects concerned are regenerated
+   without the blocked claims. A record under an open legal hold is blocked too, but its
    ledger rows say `held`: it is kept until the hold is released.
 2. **Erase** (`erase`): every ledger row still `blocked` or `failed` (of any request of the
    tenant, so a re-run finishes what a crash or a failed verification left) is physically
    removed by each connector of `permem.erasure.connectors` in turn: the LanceDB index (rows,
-   old versions, rewritten fragments), export files, the PostgreSQL rows of every table that
-   refers to them (then `VACUUM`), and backups (re-sealed, old keys destroyed). The rows become
-   `erased` once every connector is done.
+   old versions, rewritten fragments), export files, every profile version that cites an erased
+   claim, the PostgreSQL rows of every table that refers to them (then `VACUUM`), and backups
+   (re-sealed, old keys destroyed). The rows become `erased` once every connector is done.
 3. **Verify** (`verify`): every ledger row marked erased is looked for by each connector (by id
    and content fingerprint, in what is on disk). Clean rows become `verified`; residue marks
    them `failed` and is returned with where it was found.
@@ -42,7 +43,7 @@ from permem.errors import BadInput, NotFound
 from permem.records import Status
 from permem.stores.bulk import copy_insert
 from permem.stores.database import Database, check_tenant, list_tenants, tenant_transaction
-from permem.stores.schema import erasure_ledger, index_queue, memory_events
+from permem.stores.schema import erasure_ledger, index_queue, memories, memory_events
 from permem.stores.vectors import VectorIndex
 
 __all__ = [
@@ -135,6 +136,7 @@ def _expand(
             conn, tenant, plan.memory_ids, actor=actor, request=result.request_id
         )
         conn.execute(sa.delete(index_queue).where(index_queue.c.memory_id.in_(plan.memory_ids)))
+        _profiles_follow(conn, tenant, plan.memory_ids, now)
         conn.execute(
             sa.update(erasure_ledger)
             .where(
@@ -143,6 +145,20 @@ def _expand(
             )
             .values(detail={"expanded": True})
         )
+
+
+def _profiles_follow(conn: Connection, tenant: str, ids: list[uuid.UUID], now: datetime) -> None:
+    """Regenerate the profiles of the subjects whose claims were just blocked, so no version
+    cites them from the block on (`erase` then removes the old versions for good)."""
+    from permem.profile import refresh_profiles
+
+    if not ids:
+        return
+    subjects = conn.execute(
+        sa.select(memories.c.subject).distinct().where(memories.c.id.in_(ids))
+    ).scalars()
+    for subject in sorted(subjects):
+        refresh_profiles(conn, tenant, subject, now=now)
 
 
 def _block_memories(

@@ -53,6 +53,7 @@ from permem.recall_filter import (
     authorize,
     exclusion,
     is_factual_question,
+    usable,
 )
 from permem.recall_query import MAX_K, RecallAnswer, Recalled, RecallQuery, parse_query
 from permem.records import UserMemory
@@ -102,6 +103,7 @@ __all__ = [
     "replaced_from_start",
     "shadowed_imports",
     "superseded_in_time",
+    "usable",
 ]
 
 
@@ -159,23 +161,15 @@ class Recaller:
                 )
             records = [record_from_row(r) for r in rows]
             blocked = _blocked_ids(conn, records)
-        factual = is_factual_question(query.text, query.subject)
-        for_whom = request_for_whom(query.text, query.subject)
-        shadowed = shadowed_imports(records, query.ts)
-        survivors: list[UserMemory] = []
-        for record in records:
-            reason = "erasure_ledger" if str(record.id) in blocked else None
-            reason = reason or exclusion(record, query, factual, access, for_whom)
-            if reason is None and record.id in shadowed:
-                reason = "user_statement_preferred"
-            if reason is None:
-                survivors.append(record)
-            else:
-                answer.filtered_out[reason] += 1
-        replaced = superseded_in_time(survivors) | replaced_from_start(survivors)
-        if replaced:
-            answer.filtered_out["superseded_in_time"] += len(replaced)
-            survivors = [r for r in survivors if r.id not in replaced]
+        survivors, filtered = usable(
+            records,
+            query,
+            blocked,
+            factual=is_factual_question(query.text, query.subject),
+            access=access,
+            for_whom=request_for_whom(query.text, query.subject),
+        )
+        answer.filtered_out.update(filtered)
         ranked = self._rank(query, survivors, len(records))
         with tenant_transaction(self._db.app, query.tenant) as conn:
             confirmed = self._recheck(conn, query, access, [r for r, _ in ranked])

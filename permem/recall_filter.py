@@ -1,13 +1,15 @@
 """Who may recall what (steps 1 and 2 of `permem.recall`): `authorize` turns an actor and a
 subject into an `Access` or a reason for denial, `exclusion` says why one claim may not be used
-for a query (pure; its reasons are the log's counts), `is_factual_question` tells a question
-about the world from one about the user, and `_blocked_ids` asks the erasure ledger. Re-exported
-by `permem.recall`.
+for a query (pure; its reasons are the log's counts), `usable` applies it and recall's choices
+among the survivors (the one reading of "what recall could use now", shared with the
+synthesized profile), `is_factual_question` tells a question about the world from one about
+the user, and `_blocked_ids` asks the erasure ledger. Re-exported by `permem.recall`.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -21,6 +23,7 @@ from permem.extraction import lexicon as lx
 from permem.extraction.context import meaning
 from permem.extraction.for_whom import ForWhom, claim_for_whom, request_for_whom, serves
 from permem.grants import covers, owns_memory
+from permem.recall_choice import replaced_from_start, shadowed_imports, superseded_in_time
 from permem.recall_query import RecallQuery
 from permem.records import Confirmation, Kind, Status, UserMemory
 from permem.stores.schema import grants
@@ -218,3 +221,35 @@ def exclusion(
         # flight booked for someone else.
         return "for_whom"
     return None
+
+
+def usable(
+    records: Sequence[UserMemory],
+    query: RecallQuery,
+    blocked: set[str],
+    *,
+    factual: bool,
+    access: Access = OWN_MEMORY,
+    for_whom: ForWhom | None = None,
+) -> tuple[list[UserMemory], Counter[str]]:
+    """The records of one subject that recall may use for `query`, in their order, and the
+    others counted by reason: the ledger (`blocked` ids), `exclusion`, an import the user's own
+    word shadows (`shadowed_imports`), then recall's choices in time (`superseded_in_time`,
+    `replaced_from_start`). Pure."""
+    filtered: Counter[str] = Counter()
+    shadowed = shadowed_imports(records, query.ts)
+    survivors: list[UserMemory] = []
+    for record in records:
+        reason = "erasure_ledger" if str(record.id) in blocked else None
+        reason = reason or exclusion(record, query, factual, access, for_whom)
+        if reason is None and record.id in shadowed:
+            reason = "user_statement_preferred"
+        if reason is None:
+            survivors.append(record)
+        else:
+            filtered[reason] += 1
+    replaced = superseded_in_time(survivors) | replaced_from_start(survivors)
+    if replaced:
+        filtered["superseded_in_time"] += len(replaced)
+        survivors = [r for r in survivors if r.id not in replaced]
+    return survivors, filtered

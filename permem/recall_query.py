@@ -24,6 +24,11 @@ _SCOPE = re.compile(r"^(global|(workspace|project):\S.*)$")
 _IDENTIFIERS = ("tenant", "actor", "subject", "scope")
 
 
+def is_scope(value: str) -> bool:
+    """Whether `value` names a scope: `global`, `workspace:<name>` or `project:<name>`."""
+    return _SCOPE.match(value) is not None
+
+
 @dataclass(frozen=True, slots=True)
 class RecallQuery:
     query_id: str
@@ -57,7 +62,7 @@ def parse_query(obj: Any) -> RecallQuery:
         problem = identifier_problem(value)
         if problem:
             raise ValueError(f"field {name} {problem}")
-    if not _SCOPE.match(fields["scope"]):
+    if not is_scope(fields["scope"]):
         raise ValueError("field scope must be global, workspace:<name> or project:<name>")
     ts = parse_ts(obj["ts"])
     k = obj.get("k", 5)

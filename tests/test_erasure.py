@@ -178,7 +178,7 @@ def test_one_connector_per_store_in_erasure_order_and_the_public_names(db: Datab
 
     stores = Stores(db, TENANT, NOW)  # no vector index configured: no LanceDB connector
     assert [c.name for c in connectors.connectors_for(stores)] == [
-        "exports", "postgresql", "backups",
+        "exports", "profiles", "postgresql", "backups",
     ]  # fmt: skip
     for module in (permem.backup, permem.erasure, connectors):
         assert all(hasattr(module, name) for name in module.__all__)

@@ -593,7 +593,20 @@ def test_derivatives_follow_lineage_to_index_rows_and_exports(
     embedding = embedding_node(embedder, str(stored.diet))
     row = index_row_node(index, str(stored.diet))
     by_kind = {d["kind"]: d for d in facts["derivatives"]}
-    assert set(by_kind) == {"embedding", "index_row", "export"}
+    # The export made the subject's profile current first: it cites the claim.
+    assert set(by_kind) == {"embedding", "index_row", "export", "profile"}
+    # One profile per purpose and scope the subject's claims name (budget_coach may use
+    # assistant claims); the global claim serves all of them.
+    made = sorted(
+        (d["purpose"], d["scope"], d["version"])
+        for d in facts["derivatives"]
+        if d["kind"] == "profile"
+    )
+    assert made == [
+        (purpose, scope, 1)
+        for purpose in ("assistant", "budget_coach")
+        for scope in ("global", "project:launch")
+    ]
     assert by_kind["embedding"]["id"] == embedding.id and by_kind["index_row"]["id"] == row.id
     assert by_kind["export"] == {
         "kind": "export",
@@ -604,7 +617,7 @@ def test_derivatives_follow_lineage_to_index_rows_and_exports(
         "erased_at": None,
     }
     assert facts["index_queued"] is False
-    assert "1 embedding, 1 export, 1 index_row" in facts["summary"]
+    assert "1 embedding, 1 export, 1 index_row, 4 profile" in facts["summary"]
     with tenant_transaction(db.app, TENANT) as conn:
         edges = {
             tuple(edge)
@@ -620,6 +633,7 @@ def test_derivatives_follow_lineage_to_index_rows_and_exports(
         ("memory", "embedding", "embedded"),
         ("embedding", "index_row", "indexed"),
         ("memory", "export", "exported"),
+        ("memory", "profile", "summarized"),
     }
     # A pending claim is never embedded: only the export reaches it.
     pending = answer(db, stored.pending, "derivatives")

@@ -162,7 +162,8 @@ def test_forget_source_removes_exactly_that_sources_derivatives(
         "I prefer aisle seats",
     }
     assert "I can't stand quxanacanary mushrooms" in after
-    assert [r[2] for r in text_residue(owner, ANA_CANARIES)] == ["quxanacanary", "vexanacanary"]
+    # What was not forgotten stays (in its claims and in the profile they make).
+    assert {r[2] for r in text_residue(owner, ANA_CANARIES)} == {"quxanacanary", "vexanacanary"}
     # The message is gone from the system of record; re-reading the log skips it.
     assert nightly.run(loaded[0], loaded[1]).counts["erased_source"] == 1
     assert "I prefer aisle seats" not in _claims(rt, "ana")

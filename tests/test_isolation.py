@@ -2,11 +2,13 @@
 
 import uuid
 from collections.abc import Iterator
+from datetime import UTC, datetime
 
 import pytest
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from permem.profile import refresh_profiles
 from permem.stores.database import (
     Database,
     bind_tenant,
@@ -38,6 +40,8 @@ def _fill(conn: Connection, tenant: str) -> None:
     append_sources(conn, [message(tenant, f"{tenant}-m1")])
     record = memory(tenant, f"{tenant}-m1")
     append_memories(conn, [record])  # also writes a lineage edge
+    # The synthesized profile, made as the controls make it (before the ledger blocks it).
+    assert refresh_profiles(conn, tenant, record.subject, now=datetime.now(UTC))
     rid = uuid.uuid4()
     conn.execute(
         sa.insert(memory_events).values(
@@ -285,6 +289,8 @@ def _insert_minimal(conn: Connection, table: str, tenant: str) -> None:
         " 'alice')",
         "recall_influence": "(tenant, recall_id, subject, used_ids, reported_by) VALUES"
         " (:t, gen_random_uuid(), 'alice', '{}', 'alice')",
+        "profiles": "(tenant, subject, purpose, scope, version, synthesiser, lines, claim_ids)"
+        " VALUES (:t, 'other', 'assistant', 'global', 1, 'rules/1', '[]', '{}')",
     }[table]
     conn.execute(sa.text(f"INSERT INTO {table} {values}"), {"t": tenant, "k": bytes(32)})
 

@@ -1,5 +1,5 @@
 """The memory controls: inspect, correct, confirm, reject, feedback, pause, resume, grant,
-revoke, explain, export, and the quarantine listing. None of them needs Prefect."""
+revoke, explain, export, profile, and the quarantine listing. None of them needs Prefect."""
 
 from __future__ import annotations
 
@@ -26,6 +26,8 @@ from interfaces.cli._common import (
 )
 from permem import controls
 from permem.errors import BadInput
+from permem.profile import Profile
+from permem.records import DEFAULT_PURPOSE, DEFAULT_SCOPE
 from permem.settings import load_settings
 
 __all__ = [
@@ -37,6 +39,7 @@ __all__ = [
     "grant_access",
     "inspect",
     "pause",
+    "profile",
     "quarantine_list",
     "reject",
     "resume",
@@ -255,3 +258,44 @@ def export(
         ),
         settings,
     )  # fmt: skip
+
+
+def _profile_lines(made: Profile) -> str:
+    """The profile for people: a heading, then each group's statements with their claims."""
+    head = f"{made.subject} ({made.purpose}, {made.scope})"
+    if made.paused:
+        return f"{head}: paused, no profile"
+    if made.version is None:
+        return f"{head}: no profile (nothing usable)"
+    out = [f"{head}: profile version {made.version}"]
+    for group, lines in made.as_json()["groups"].items():
+        if lines:
+            out.append(f"{group}:")
+        for line in lines:
+            until = f" (until {line['valid_until']})" if line["valid_until"] else ""
+            cited = ", ".join(i[:8] for i in line["claim_ids"])
+            out.append(f"  - {line['statement']}{until} [{cited}]")
+    return "\n".join(out)
+
+
+@guarded
+def profile(
+    tenant: TenantOpt,
+    subject: SubjectOpt,
+    purpose: Annotated[
+        str, typer.Option("--purpose", help="For which declared purpose.")
+    ] = DEFAULT_PURPOSE,
+    scope: Annotated[
+        str, typer.Option("--scope", help="global, workspace:<name> or project:<name>.")
+    ] = DEFAULT_SCOPE,
+    as_json: JsonFlag = False,
+) -> None:
+    """The subject's synthesized profile: what recall could use now, grouped, each line citing
+    its claims (regenerated first if its claims changed; none while paused)."""
+    from permem.profile import read_profile
+
+    control(
+        lambda db: read_profile(db, tenant, subject, purpose=purpose, scope=scope, now=now()),
+        as_json,
+        lambda made: (made.as_json(), _profile_lines(made)),
+    )

@@ -24,6 +24,8 @@ __all__ = [
     "InfluenceBody",
     "InfluenceOut",
     "PauseOut",
+    "ProfileLineOut",
+    "ProfileOut",
     "RecallBody",
     "RecallOut",
     "RecordOut",
@@ -126,6 +128,30 @@ class FeedbackBody(_Body):
 class PauseOut(BaseModel):
     subject: str
     paused: bool
+
+
+class ProfileLineOut(BaseModel):
+    statement: str
+    claim_ids: list[str]
+    valid_from: str
+    valid_until: str | None
+    confidence: float
+
+
+class ProfileOut(BaseModel):
+    """The subject's synthesized profile (`permem profile --json`): `id` and `version` null when
+    none is stored (nothing usable, or paused)."""
+
+    id: str | None
+    tenant: str
+    subject: str
+    purpose: str
+    scope: str
+    version: int | None
+    synthesiser: str | None
+    built_at: str | None
+    paused: bool
+    groups: dict[str, list[ProfileLineOut]]
 
 
 class GrantBody(_Body):

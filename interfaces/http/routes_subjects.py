@@ -1,4 +1,5 @@
-"""The controls on a subject: pause, resume, export; and the grants over their memory."""
+"""The controls on a subject: pause, resume, export, the synthesized profile; and the grants
+over their memory."""
 
 from __future__ import annotations
 
@@ -16,11 +17,13 @@ from interfaces.http.auth import (
     checked_text,
     service_of,
 )
-from interfaces.http.models import GrantBody, GrantOut, PauseOut
+from interfaces.http.models import GrantBody, GrantOut, PauseOut, ProfileOut
 from interfaces.http.problems import PROBLEMS
 from permem import controls, grants
 from permem.errors import BadInput, Forbidden, NotFound
 from permem.export import export_subject
+from permem.profile import read_profile
+from permem.records import DEFAULT_PURPOSE, DEFAULT_SCOPE
 
 __all__ = ["router"]
 
@@ -85,6 +88,28 @@ def export(
         made.path, media_type=_MEDIA[format], filename=made.path.name,
         headers={"X-Permem-Export-Id": str(made.id), "X-Permem-Records": str(made.records)},
     )  # fmt: skip
+
+
+@router.get("/subjects/{subject}/profile", response_model=ProfileOut)
+def profile(
+    subject: str,
+    caller: Caller,
+    request: Request,
+    purpose: str = Query(default=DEFAULT_PURPOSE, description="For which declared purpose."),
+    scope: str = Query(
+        default=DEFAULT_SCOPE, description="global, workspace:<name> or project:<name>."
+    ),
+) -> ProfileOut:
+    """The subject's synthesized profile: what recall could use now, grouped, each line citing
+    its claims (regenerated first if its claims changed; none while paused)."""
+    who = _owned(caller, subject)
+    caller.check_purpose(purpose)
+    made = read_profile(
+        service_of(request).rt.db, caller.tenant, who,
+        purpose=checked_text(purpose, "purpose"), scope=checked_text(scope, "scope"),
+        now=datetime.now(UTC),
+    )  # fmt: skip
+    return ProfileOut.model_validate(made.as_json())
 
 
 def _grant_out(made: grants.Grant) -> GrantOut:

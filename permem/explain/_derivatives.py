@@ -1,4 +1,5 @@
-"""Answer 7: the derivatives that follow a correction or deletion, and what holds them."""
+"""Answer 7: the derivatives that follow a correction or deletion (embeddings, index rows, the
+synthesized profiles that cite the claim, export files), and what holds them."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from permem.stores.schema import (
     index_queue,
     legal_holds,
     memory_events,
+    profiles,
     recall_log,
 )
 
@@ -32,9 +34,27 @@ def _derivatives(conn: Connection, record: UserMemory, now: datetime) -> dict[st
         str(row["id"]): row
         for row in conn.execute(sa.select(exports).where(exports.c.id.in_(export_ids))).mappings()
     }
+    profile_ids = [uuid.UUID(n.id) for n in derived if n.kind is NodeKind.PROFILE]
+    versions = {
+        str(row["id"]): row
+        for row in conn.execute(
+            sa.select(
+                profiles.c.id, profiles.c.purpose, profiles.c.scope, profiles.c.version,
+                profiles.c.built_at,
+            ).where(profiles.c.id.in_(profile_ids))
+        ).mappings()
+    }  # fmt: skip
     listed: list[dict[str, Any]] = []
     for n in derived:
         item: dict[str, Any] = {"kind": n.kind.value, "id": n.id}
+        version = versions.get(n.id) if n.kind is NodeKind.PROFILE else None
+        if version is not None:
+            item.update(
+                purpose=version["purpose"],
+                scope=version["scope"],
+                version=version["version"],
+                built_at=version["built_at"].isoformat(),
+            )
         row = files.get(n.id) if n.kind is NodeKind.EXPORT else None
         if row is not None:
             item.update(

@@ -23,6 +23,7 @@ TEST_MAP: Mapping[str, tuple[str, ...]] = {
     "deletion": ("tests/test_forget.py", "tests/test_flow_erasure.py"),
     "backups": ("tests/test_backup.py", "tests/test_flow_erasure.py"),
     "expiry": ("tests/test_expiry.py",),
+    "synthesized profile": ("tests/test_profile.py",),
 }
 
 # Measurements run by hand (question 8's benefit and operational cost), and what is missing.
@@ -72,6 +73,8 @@ def select_tests(record: UserMemory, gated: bool) -> dict[str, Any]:
         "deletion": "forgetting it blocks it at once and erases every derivative, verified",
         "backups": "backups hold it under its subject's key; erasure destroys that key",
         "expiry": "it expires when its validity, session or retention ends",
+        "synthesized profile": "its subject's profile cites it only while recall could use it, "
+        "and no version outlives its erasure",
     }
     for guarantee, files in TEST_MAP.items():
         reason = why_not.get(guarantee)

@@ -14,7 +14,7 @@ from permem.controls import subject_paused
 from permem.erasure.ledger import blocking
 from permem.export._facts import describe_source, gate_of, grants_over, provenance, source_metadata
 from permem.export._history import history_of
-from permem.records import Status, UserMemory
+from permem.records import Origin, Status, UserMemory
 from permem.stores.memories import record_from_row
 from permem.stores.schema import memories
 
@@ -31,6 +31,8 @@ NOTES: Mapping[str, str] = {
     "recall log is not part of the export.",
     "withheld": "Records you asked to forget are being erased and are not copied into a new "
     "file; withheld_pending_erasure counts them.",
+    "profiles": "The profiles are inferred: the service made them from the records they cite "
+    "(one per purpose and scope, regenerated when those records change; none while paused).",
 }
 
 
@@ -92,6 +94,18 @@ def _record_entries(conn: Connection, records: Sequence[UserMemory]) -> list[dic
     return entries
 
 
+def _profile_entries(
+    conn: Connection, tenant: str, subject: str, now: datetime
+) -> list[dict[str, Any]]:
+    """The subject's synthesized profiles, current at `now`, each marked inferred."""
+    from permem.profile import refresh_profiles
+
+    return [
+        {**made.as_json(), "provenance": provenance(Origin.INFERRED_PROFILE)}
+        for made in refresh_profiles(conn, tenant, subject, now=now)
+    ]
+
+
 def _document(
     conn: Connection,
     tenant: str,
@@ -113,5 +127,6 @@ def _document(
         "record_count": len(records),
         "withheld_pending_erasure": withheld,
         "records": _record_entries(conn, records),
+        "profiles": _profile_entries(conn, tenant, subject, now),
         "notes": dict(NOTES),
     }

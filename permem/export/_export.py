@@ -45,8 +45,10 @@ def export_subject(
     History is included: superseded, paused, expired, retracted and pending records too, each
     with its status; records being erased at the user's request are withheld (and counted). A
     subject with no records gets a valid export with zero records: what we hold is nothing.
-    The file is `<directory>/<tenant>/<subject>/<export id>.<fmt>` (odd names encoded, see
-    `safe_name`), mode 0600, written atomically. In the same tenant-bound transaction, after
+    The JSON form also holds the subject's synthesized profiles, made current first in the
+    same transaction and marked inferred. The file is
+    `<directory>/<tenant>/<subject>/<export id>.<fmt>` (odd names encoded, see `safe_name`),
+    mode 0600, written atomically. In the same tenant-bound transaction, after
     the file is in place, one `exports` row and one `memory -> export` lineage edge per record
     are committed; if that fails, the file is removed and the error raised.
     """

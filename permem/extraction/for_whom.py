@@ -102,7 +102,11 @@ def request_for_whom(text: str, subject: str) -> ForWhom:
 
 
 def serves(claim: ForWhom, kind: Kind, request: ForWhom) -> bool:
-    """Whether a claim for `claim` (of `kind`) may be used for a request for `request`."""
+    """Whether a claim for `claim` (of `kind`) may be used for a request for `request`. A
+    reading for no request in particular (`request` ANY: the synthesized profile) uses every
+    claim, whomever it is for."""
+    if request is ForWhom.ANY:
+        return True
     if claim is ForWhom.SELF:
         return request is ForWhom.SELF
     if claim in (ForWhom.OTHERS, ForWhom.SHARED):

@@ -407,6 +407,24 @@ recall_influence = Table(
     Index("ix_recall_influence_recall", "tenant", "recall_id"),
 )
 
+# The synthesized profile (migration 0010): the current version only, per subject, purpose and
+# scope; `lines` cite claim ids, and `claim_ids` repeats them for erasure.
+profiles = Table(
+    "profiles",
+    metadata,
+    _uuid_pk(),
+    Column("tenant", Text, nullable=False),
+    Column("subject", Text, nullable=False),
+    Column("purpose", Text, nullable=False),
+    Column("scope", Text, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("synthesiser", Text, nullable=False),
+    Column("lines", JSONB, nullable=False),
+    Column("claim_ids", ARRAY(Uuid), nullable=False),
+    _ts("built_at", default_now=True),
+    UniqueConstraint("tenant", "subject", "purpose", "scope", name="uq_profiles_key"),
+)
+
 TENANT_TABLES: tuple[Table, ...] = (
     sources,
     memories,
@@ -427,4 +445,5 @@ TENANT_TABLES: tuple[Table, ...] = (
     api_keys,
     api_key_events,
     recall_influence,
+    profiles,
 )

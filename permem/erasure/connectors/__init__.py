@@ -1,10 +1,11 @@
 """One connector per store that can hold something of an erased node.
 
 `CONNECTORS` lists a factory per store, in the order `forget` erases them: the vector index
-first (its rows, old versions and rewritten fragments), then export files, then the system of
-record (whose rows say what the other stores were built from), then backups (re-sealed without
-what the ledger names). `verify` asks each, in the same order, for residue. A new derivative
-(a profile summary, a cache, a replica) is one new module here and one entry in the list.
+first (its rows, old versions and rewritten fragments), then export files, then the synthesized
+profiles, then the system of record (whose rows say what the other stores were built from),
+then backups (re-sealed without what the ledger names). `verify` asks each, in the same order,
+for residue. A new derivative (a cache, a replica) is one new module here and one entry in the
+list.
 """
 
 from __future__ import annotations
@@ -72,9 +73,15 @@ ConnectorFactory = Callable[[Stores], Connector | None]
 
 
 def _default() -> list[ConnectorFactory]:
-    from permem.erasure.connectors import backups, exports, lancedb, postgres
+    from permem.erasure.connectors import backups, exports, lancedb, postgres, profiles
 
-    return [lancedb.connector, exports.connector, postgres.connector, backups.connector]
+    return [
+        lancedb.connector,
+        exports.connector,
+        profiles.connector,
+        postgres.connector,
+        backups.connector,
+    ]
 
 
 CONNECTORS: list[ConnectorFactory] = _default()
