@@ -53,7 +53,7 @@ def choose_floor(kept: Mapping[str, Sequence[Answered]], floors: Sequence[float]
     def empty(floor: float) -> int:
         return sum(
             sum(
-                a.forbidden and not a.relevant and all(s < floor for _, s in a.returned)
+                bool(a.forbidden and not a.relevant and all(s < floor for _, s in a.returned))
                 for a in answers
             )
             for answers in kept.values()
