@@ -36,9 +36,9 @@ def recall_at_5(answers: Sequence[Answered], floor: float) -> float | None:
 
 
 def answered_empty(answers: Sequence[Answered], floor: float) -> float | None:
-    """Share of the unanswerable queries (forbidden turns, no relevant one) that get no
-    record scoring at least `floor` (None: no such query)."""
-    unanswerable = [a for a in answers if a.forbidden and not a.relevant]
+    """Share of the unanswerable queries (no relevant turn) that get no record scoring at
+    least `floor` (None: no such query)."""
+    unanswerable = [a for a in answers if not a.relevant]
     if not unanswerable:
         return None
     empty = sum(all(score < floor for _, score in a.returned) for a in unanswerable)
@@ -52,10 +52,7 @@ def choose_floor(kept: Mapping[str, Sequence[Answered]], floors: Sequence[float]
 
     def empty(floor: float) -> int:
         return sum(
-            sum(
-                bool(a.forbidden and not a.relevant and all(s < floor for _, s in a.returned))
-                for a in answers
-            )
+            sum(bool(not a.relevant and all(s < floor for _, s in a.returned)) for a in answers)
             for answers in kept.values()
         )
 

@@ -9,17 +9,22 @@
    `active` (or `session_only` in the query's own session), not awaiting or refused
    confirmation, valid at the query's time, in the query's scope or `global` (and in the
    scopes the grant covers), of a purpose the request's purpose may use, of a subject that is
-   not paused, and absent from the erasure ledger. A special-category claim serves only its
-   own purpose or one that declares its category (policy.may_serve); the row keeps only the
-   sensitivity, so the categories are recomputed from the claim text (classify.sensitivity_of:
-   cached regexes; a `special` row with no recognised category serves only its own purpose).
+   not paused, and absent from the erasure ledger. The column checks run in the query
+   (`column_exclusion`): only the claims they let through are read, the others are counted by
+   reason; the checks that read the text run in Python on those candidates. A
+   special-category claim serves only its own purpose or one that declares its category
+   (policy.may_serve); the row keeps only the sensitivity, so the categories are recomputed
+   from the claim text (classify.sensitivity_of: cached regexes; a `special` row with no
+   recognised category serves only its own purpose).
    A factual question (“is MSG safe to eat?”) gets no biographical claims (facts,
    events, plans): objective truth is not personalized. An imported claim on a topic the
    subject spoke to themselves is not served (`shadowed_imports`): the user's word outweighs
    someone else's profile of them.
 3. **Rank** only the survivors: exact cosine similarity from the vector index (prefiltered to
-   exactly those ids; claims the index does not hold yet are embedded on the spot), blended
-   with a lexical overlap signal.
+   exactly those ids, k = their number; claims the index does not hold yet are embedded on the
+   spot; the query's vector comes from a small LRU cache), blended with a lexical overlap
+   signal. A claim scoring below its embedder's relevance floor (`RELEVANCE_FLOORS`) is not
+   returned.
 4. **Re-check** the ranked ids against PostgreSQL in a new transaction, so a claim blocked,
    corrected or erased while ranking never comes back.
 5. **Log** to `recall_log`: actor (and the service asking for them, `via`), subject, purpose,
@@ -75,8 +80,11 @@ VECTOR_WEIGHT = 0.8
 LEXICAL_WEIGHT = 0.2
 # Abstention: a ranked claim whose score (the blend above) is below its embedder's floor is not
 # returned (`below_relevance_floor`), so a question nothing in memory speaks to gets no
-# records. Calibrated per embedder on the dev PrefEval and LoCoMo sets (docs/recall.md,
-# benchmarks/results/recall.txt); an embedder not listed has no floor.
+# records. An embedder not listed has no floor, and none is listed: calibrated on the dev
+# PrefEval and LoCoMo sets (`benchmarks/recall.py --parts floor`, docs/recall.md), no MiniLM
+# floor that keeps recall@5 within a point answers a single unanswerable query with nothing,
+# and standing instructions ("British spelling everywhere") score near or below 0 for the
+# requests they govern (so would a floor drop them), with either embedder.
 RELEVANCE_FLOORS: Mapping[str, float] = {}
 # Query texts whose vectors a Recaller keeps (the same question is often asked again).
 QUERY_CACHE_SIZE = 1024
