@@ -66,6 +66,7 @@ from pathlib import Path
 
 from harness import Results, benchmark_server, header, load_average
 from recall_corpus import Corpus
+from recall_floor import floor_part
 from recall_latency import latency_part
 from recall_quality import quality_part
 
@@ -94,7 +95,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--warmup", type=int, default=30, help="probes before the clock starts")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
-        "--parts", default="latency,quality", help="latency, quality or both (comma-separated)"
+        "--parts",
+        default="latency,quality",
+        help="latency, quality, floor (the relevance floor's sweep), comma-separated",
     )
     parser.add_argument("--data", type=Path, default=EVAL, help="the evaluation data folder")
     parser.add_argument(
@@ -104,8 +107,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, default=RESULTS, help="results file (appended to)")
     args = parser.parse_args(argv)
     parts = {p.strip() for p in args.parts.split(",") if p.strip()}
-    if not parts or parts - {"latency", "quality"}:
-        parser.error("--parts takes latency, quality or both")
+    if not parts or parts - {"latency", "quality", "floor"}:
+        parser.error("--parts takes latency, quality and floor")
 
     # A `kill` unwinds like Ctrl-C, so the databases and folders made so far are removed.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
@@ -135,6 +138,10 @@ def main(argv: list[str] | None = None) -> None:
             started = time.perf_counter()
             quality_part(server, args.data, args.datasets, results.emit)
             results.emit(f"    (quality part took {time.perf_counter() - started:.0f} s)\n")
+        if "floor" in parts:
+            started = time.perf_counter()
+            floor_part(server, args.data, args.datasets, results.emit)
+            results.emit(f"    (floor part took {time.perf_counter() - started:.0f} s)\n")
     finally:
         stop()
     results.emit(f"  load avg 1/5/15 at end {load_average()}\n")

@@ -117,12 +117,23 @@ class Latency:
     embedded_on_the_spot: int = 0
 
 
+def probe_query(number: int, probe: Probe) -> Any:
+    """The `RecallQuery` a probe asks (k=5, at `QUERY_TS`)."""
+    from permem.recall import RecallQuery
+
+    return RecallQuery(
+        query_id=f"bench-{number}", tenant=probe.tenant, actor=probe.actor,
+        subject=probe.subject, purpose=probe.purpose, scope=probe.scope, ts=QUERY_TS,
+        text=probe.text, k=5,
+    )  # fmt: skip
+
+
 def measure_latency(
     stores: FreshStores, corpus: Corpus, index: Any, n: int, warmup: int, profile: str | None
 ) -> Latency:
     """Answer `warmup + n` probes through `Recaller.recall` and through the floor, alternately."""
     from permem.embedding import MiniLMEmbedder
-    from permem.recall import Recaller, RecallQuery
+    from permem.recall import Recaller
     from permem.stores.database import open_database
 
     db = open_database(stores.settings)
@@ -132,11 +143,7 @@ def measure_latency(
     result = Latency()
 
     def ask_recall(number: int, probe: Probe) -> None:
-        query = RecallQuery(
-            query_id=f"bench-{number}", tenant=probe.tenant, actor=probe.actor,
-            subject=probe.subject, purpose=probe.purpose, scope=probe.scope, ts=QUERY_TS,
-            text=probe.text, k=5,
-        )  # fmt: skip
+        query = probe_query(number, probe)
         embedder.seconds = index.seconds = 0.0
         embedder.texts = 0
         started = time.perf_counter()

@@ -60,6 +60,16 @@ class Score:
     factual_hit5: int = 0
 
 
+@dataclass(frozen=True)
+class Answered:
+    """One answered query as the floor sweep needs it: its gold and the (source, score) of
+    each returned record, best first."""
+
+    relevant: frozenset[str]
+    forbidden: frozenset[str]
+    returned: tuple[tuple[str | None, float], ...]
+
+
 def score_queries(
     recaller: Any,
     embedder: TimedEmbedder,
@@ -67,8 +77,10 @@ def score_queries(
     queries: list[dict[str, Any]],
     gold: dict[str, dict[str, Any]],
     usable: dict[str, set[str]],
+    kept: list[Answered] | None = None,
 ) -> Score:
-    """Answer `queries` and score them against `gold` (see the module docstring)."""
+    """Answer `queries` and score them against `gold` (see the module docstring); each answer
+    is also added to `kept` when given."""
     from permem.errors import BadInput
     from permem.recall import is_factual_question, parse_query
 
@@ -94,6 +106,9 @@ def score_queries(
         score.denied += answer.denied is not None
         score.filtered.update(answer.filtered_out)
         sources = [r.record.source.message_id for r in answer.records]
+        if kept is not None:
+            returned = tuple(zip(sources, (r.score for r in answer.records), strict=True))
+            kept.append(Answered(frozenset(relevant), frozenset(forbidden), returned))
         score.answered += bool(sources)
         if relevant:
             score.with_relevant += 1
@@ -134,7 +149,14 @@ def usable_sources(stores: FreshStores) -> dict[str, set[str]]:
     return found
 
 
-def quality_dataset(server: str, name: str, folder: Path) -> str:
+def quality_dataset(
+    server: str,
+    name: str,
+    folder: Path,
+    kept: dict[str, list[Answered]] | None = None,
+) -> str:
+    """Score one dataset's query sets; with `kept`, answer without a relevance floor and keep
+    every answer under `<name>/<label>` (for `recall_floor`)."""
     from permem import nightly
     from permem.recall import Recaller
     from permem.runtime import runtime
@@ -153,14 +175,16 @@ def quality_dataset(server: str, name: str, folder: Path) -> str:
         usable = usable_sources(stores)
         embedder = TimedEmbedder(rt.embedder)
         index = timed_index(rt.index.uri, rt.index.dimension)
-        recaller = Recaller(rt.db, index, embedder)
+        recaller = Recaller(rt.db, index, embedder, abstain=kept is None)
         lines = [
             f"    {name}: nightly {seconds:.0f} s, {stored:,} claims stored, "
             f"{sum(map(len, usable.values())):,} usable\n"
         ]
         for label, queries_path, gold_path in sets:
             gold = {g["query_id"]: g for g in read_jsonl(gold_path)}
-            s = score_queries(recaller, embedder, index, read_jsonl(queries_path), gold, usable)
+            answers = None if kept is None else kept.setdefault(f"{name}/{label}", [])
+            queries = read_jsonl(queries_path)
+            s = score_queries(recaller, embedder, index, queries, gold, usable, answers)
             lines.append(_score_line(label, s, coverage=name.startswith("locomo")))
     return "".join(lines)
 
@@ -208,10 +232,19 @@ def _score_line(label: str, s: Score, *, coverage: bool) -> str:
 
 
 def quality_part(
-    server: str, root: Path, only: Sequence[str] | None, report: Callable[[str], None]
+    server: str,
+    root: Path,
+    only: Sequence[str] | None,
+    report: Callable[[str], None],
+    kept: dict[str, list[Answered]] | None = None,
 ) -> None:
-    """Score every dataset found under `root` (or `only` those), reporting each as it ends."""
-    report("  quality: nightly.run (embedder minilm) into fresh stores, then Recaller.recall\n")
+    """Score every dataset found under `root` (or `only` those), reporting each as it ends;
+    `kept`: see `quality_dataset`."""
+    floor = "no relevance floor" if kept is not None else "the calibrated relevance floor"
+    report(
+        "  quality: nightly.run (embedder minilm) into fresh stores, then Recaller.recall "
+        f"with {floor}\n"
+    )
     found = datasets(root) if root.is_dir() else []
     expected = ["prefeval/explicit", "prefeval/implicit_choice", "prefeval/implicit_persona"]
     for name in expected + ["locomo"]:
@@ -221,4 +254,4 @@ def quality_part(
         if only and name not in only:
             continue
         print(f"  quality {name}: running the nightly pipeline ...", flush=True)
-        report(quality_dataset(server, name, folder))
+        report(quality_dataset(server, name, folder, kept))

@@ -13,6 +13,7 @@ import hashlib
 import os
 import re
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Protocol
@@ -23,7 +24,7 @@ from numpy.typing import NDArray
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer
 
-__all__ = ["Embedder", "HashingEmbedder", "MiniLMEmbedder", "embed_unique"]
+__all__ = ["Embedder", "HashingEmbedder", "MiniLMEmbedder", "QueryVectors", "embed_unique"]
 
 Vectors = NDArray[np.float32]
 
@@ -61,6 +62,42 @@ def embed_unique(embedder: Embedder, texts: Sequence[str]) -> Vectors:
     if unique.shape != expected:
         raise ValueError(f"{embedder.name} returned shape {unique.shape}, expected {expected}")
     return unique[positions]
+
+
+class QueryVectors:
+    """The vectors of the last `size` query texts, least recently used evicted first.
+
+    Keyed by the embedder's `name` and the text, so one cache never hands out a vector of
+    another model. Safe to share between threads; a miss embeds outside the lock (two threads
+    missing on the same text both embed it, and get equal rows).
+    """
+
+    def __init__(self, size: int = 1024) -> None:
+        if size < 1:
+            raise ValueError(f"size must be at least 1, got {size}")
+        self.size = size
+        self._vectors: OrderedDict[tuple[str, str], Vectors] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def vector(self, embedder: Embedder, text: str) -> Vectors:
+        """`embedder.embed([text])[0]`, from the cache when it holds it (read-only)."""
+        key = (embedder.name, text)
+        with self._lock:
+            found = self._vectors.get(key)
+            if found is not None:
+                self._vectors.move_to_end(key)
+                return found
+        row: Vectors = embedder.embed([text])[0]
+        row.setflags(write=False)  # shared between answers: nobody may change it in place
+        with self._lock:
+            self._vectors[key] = row
+            self._vectors.move_to_end(key)
+            while len(self._vectors) > self.size:
+                self._vectors.popitem(last=False)
+        return row
+
+    def __len__(self) -> int:
+        return len(self._vectors)
 
 
 class MiniLMEmbedder:

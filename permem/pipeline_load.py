@@ -28,6 +28,7 @@ from permem.revisions import (
     apply_retractions,
     mark_superseded,
     plan_topic_supersession,
+    with_topic_siblings,
 )
 from permem.stores.bulk import copy_insert
 from permem.stores.database import Database, bind_tenant
@@ -67,7 +68,7 @@ def load(
             append_memories(conn, records, batch_id=batch_id)
             enqueue(conn, records)
             result.memories += len(records)
-            mark_superseded(conn, tenant, replaced, superseded)
+            mark_superseded(conn, tenant, with_topic_siblings(conn, replaced), superseded)
             retractions = _retractions(proposals, tenant)
             apply_retractions(conn, tenant, retractions, superseded, meaning)
             add_edges(conn, _context_edges(tenant, proposals))
@@ -106,6 +107,7 @@ def _retractions(proposals: Sequence[Proposal], tenant: str) -> list[Retraction]
             and not has_bound(candidate.claim_text)
         )
         said: str | None = None
+        specific: frozenset[str] | None = None
         if Cue.RETRACTION in candidate.cues and (stored or called_off):
             # What it names, read in memory from its unredacted words and context, never
             # stored: "the Golf's gone" names the Golf where the redactor saw a name.
@@ -114,7 +116,8 @@ def _retractions(proposals: Sequence[Proposal], tenant: str) -> list[Retraction]
                 # "New terms with the client. Every two weeks, net 14.": what follows says
                 # what the new arrangement replaces.
                 claim = f"{claim} {candidate.message.text[candidate.end :]}"
-            named = _named_by(claim, candidate.context)
+            named = policy.retracted_words(claim, candidate.context)
+            specific = _named_by(claim, candidate.context)
             said = candidate.claim_text
         elif stored and Cue.ONE_OFF not in candidate.cues:
             named = policy.ruled_out_words(candidate.claim_text)
@@ -132,6 +135,7 @@ def _retractions(proposals: Sequence[Proposal], tenant: str) -> list[Retraction]
                 span_start=candidate.claim_start,
                 named=named,
                 said=said,
+                specific=specific,
             )
         )
     return found
@@ -140,18 +144,20 @@ def _retractions(proposals: Sequence[Proposal], tenant: str) -> list[Retraction]
 _CLAUSE = re.compile(r"\s*[,;]\s*|\s+(?:-|–|—)\s+")
 
 
-def _named_by(claim: str, context: str | None) -> frozenset[str]:
-    """What a retraction names (`policy.retracted_words`); when one clause takes back and
-    another says what holds now ("The 5k thing is old, I do 10k runs now"), the clause that
-    takes back names what it takes back by itself, unless it points back ("take it off")."""
+def _named_by(claim: str, context: str | None) -> frozenset[str] | None:
+    """When one clause of a retraction's sentence takes back and another says what holds now
+    ("The 5k thing is old, I do 10k runs now"), what the clause that takes back names by
+    itself (`Retraction.specific`); None when there is no such clause, when it points back
+    ("take it off"), or when the sentence reports a finding or a new arrangement."""
     sentence = context if context and claim.strip() in context else claim
     clauses = [c for c in _CLAUSE.split(sentence) if c.strip()]
     back = [c for c in clauses if modality.retracts(c)]
-    if back and len(back) < len(clauses) and not any(leans_back(c) for c in back):
-        specific = policy.reference_words(" ".join(back))
-        if specific:
-            return specific
-    return policy.retracted_words(claim, context)
+    # A finding or a new arrangement names what it replaces by what it found ("the shop
+    # measured me, I'm a 56 frame"): every clause counts.
+    reports = any(modality.finding(c) or modality.announces_change(c) for c in clauses)
+    if back and not reports and len(back) < len(clauses) and not any(leans_back(c) for c in back):
+        return policy.reference_words(" ".join(back)) or None
+    return None
 
 
 def _context_edges(tenant: str, proposals: Sequence[Proposal]) -> list[EdgeRow]:

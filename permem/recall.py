@@ -9,17 +9,22 @@
    `active` (or `session_only` in the query's own session), not awaiting or refused
    confirmation, valid at the query's time, in the query's scope or `global` (and in the
    scopes the grant covers), of a purpose the request's purpose may use, of a subject that is
-   not paused, and absent from the erasure ledger. A special-category claim serves only its
-   own purpose or one that declares its category (policy.may_serve); the row keeps only the
-   sensitivity, so the categories are recomputed from the claim text (classify.sensitivity_of:
-   cached regexes; a `special` row with no recognised category serves only its own purpose).
+   not paused, and absent from the erasure ledger. The column checks run in the query
+   (`column_exclusion`): only the claims they let through are read, the others are counted by
+   reason; the checks that read the text run in Python on those candidates. A
+   special-category claim serves only its own purpose or one that declares its category
+   (policy.may_serve); the row keeps only the sensitivity, so the categories are recomputed
+   from the claim text (classify.sensitivity_of: cached regexes; a `special` row with no
+   recognised category serves only its own purpose).
    A factual question (“is MSG safe to eat?”) gets no biographical claims (facts,
    events, plans): objective truth is not personalized. An imported claim on a topic the
    subject spoke to themselves is not served (`shadowed_imports`): the user's word outweighs
    someone else's profile of them.
 3. **Rank** only the survivors: exact cosine similarity from the vector index (prefiltered to
-   exactly those ids; claims the index does not hold yet are embedded on the spot), blended
-   with a lexical overlap signal.
+   exactly those ids, k = their number; claims the index does not hold yet are embedded on the
+   spot; the query's vector comes from a small LRU cache), blended with a lexical overlap
+   signal. A claim scoring below its embedder's relevance floor (`RELEVANCE_FLOORS`) is not
+   returned.
 4. **Re-check** the ranked ids against PostgreSQL in a new transaction, so a claim blocked,
    corrected or erased while ranking never comes back.
 5. **Log** to `recall_log`: actor (and the service asking for them, `via`), subject, purpose,
@@ -34,14 +39,15 @@ from __future__ import annotations
 
 import re
 import uuid
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TypeVar
 
 import numpy as np
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from permem.controls import subject_paused
-from permem.embedding import Embedder
+from permem.embedding import Embedder, QueryVectors
 from permem.extraction import lexicon as lx
 from permem.extraction.for_whom import request_for_whom
 from permem.hashing import content_hash, normalize
@@ -51,8 +57,11 @@ from permem.recall_filter import (
     Access,
     _blocked_ids,
     authorize,
+    candidates,
+    column_exclusion,
     exclusion,
     is_factual_question,
+    speakers,
     usable,
 )
 from permem.recall_query import MAX_K, RecallAnswer, Recalled, RecallQuery, parse_query
@@ -70,6 +79,16 @@ from permem.stores.vectors import VectorIndex
 # How much of the score is meaning (cosine) and how much shared words.
 VECTOR_WEIGHT = 0.8
 LEXICAL_WEIGHT = 0.2
+# Abstention: a ranked claim whose score (the blend above) is below its embedder's floor is not
+# returned (`below_relevance_floor`), so a question nothing in memory speaks to gets no
+# records. An embedder not listed has no floor, and none is listed: calibrated on the dev
+# PrefEval and LoCoMo sets (`benchmarks/recall.py --parts floor`, docs/recall.md), no MiniLM
+# floor that keeps recall@5 within a point answers a single unanswerable query with nothing,
+# and standing instructions ("British spelling everywhere") score near or below 0 for the
+# requests they govern (so would a floor drop them), with either embedder.
+RELEVANCE_FLOORS: Mapping[str, float] = {}
+# Query texts whose vectors a Recaller keeps (the same question is often asked again).
+QUERY_CACHE_SIZE = 1024
 
 _OVERRIDE = re.compile(
     r"\b(?:this time|just this once|for once|today|tonight|instead|even though|anyway|"
@@ -88,18 +107,23 @@ __all__ = [
     "LEXICAL_WEIGHT",
     "MAX_K",
     "OWN_MEMORY",
+    "QUERY_CACHE_SIZE",
+    "RELEVANCE_FLOORS",
     "VECTOR_WEIGHT",
     "Access",
     "RecallAnswer",
     "RecallQuery",
     "Recalled",
     "Recaller",
+    "above_floor",
     "authorize",
+    "column_exclusion",
     "conflicts",
     "exclusion",
     "is_factual_question",
     "lexical_overlap",
     "parse_query",
+    "relevance_floor",
     "replaced_from_start",
     "shadowed_imports",
     "superseded_in_time",
@@ -118,6 +142,24 @@ def lexical_overlap(query: str, claim: str) -> float:
     return len(a & b) / min(len(a), len(b))
 
 
+def relevance_floor(embedder_name: str) -> float | None:
+    """The score below which `embedder_name`'s rankings are not served (None: no floor)."""
+    return RELEVANCE_FLOORS.get(embedder_name)
+
+
+_Ranked = TypeVar("_Ranked")
+
+
+def above_floor(
+    scored: Sequence[tuple[_Ranked, float]], floor: float | None
+) -> tuple[list[tuple[_Ranked, float]], int]:
+    """The (item, score) pairs scoring at least `floor`, in order, and how many fell below."""
+    if floor is None:
+        return list(scored), 0
+    kept = [pair for pair in scored if pair[1] >= floor]
+    return kept, len(scored) - len(kept)
+
+
 def conflicts(query_text: str, record: UserMemory) -> bool:
     """The request overrides the memory for this action ("steak tonight, for once")."""
     if not _OVERRIDE.search(query_text):
@@ -131,10 +173,16 @@ def conflicts(query_text: str, record: UserMemory) -> bool:
 class Recaller:
     """Answers recall queries over one database, vector index and embedder."""
 
-    def __init__(self, db: Database, index: VectorIndex, embedder: Embedder) -> None:
+    def __init__(
+        self, db: Database, index: VectorIndex, embedder: Embedder, *, abstain: bool = True
+    ) -> None:
+        """`abstain=False` serves every ranked claim, however low its score (no relevance
+        floor: for calibrating one)."""
         self._db = db
         self._index = index
         self._embedder = embedder
+        self._floor = relevance_floor(embedder.name) if abstain else None
+        self._queries = QueryVectors(QUERY_CACHE_SIZE)
         self._salts: dict[str, bytes] = {}
 
     def recall(self, query: RecallQuery) -> RecallAnswer:
@@ -147,20 +195,16 @@ class Recaller:
                 self._log(conn, query, answer)
                 return answer
             if subject_paused(conn, query.subject):
-                rows: list[Any] = []
+                records: list[UserMemory] = []
                 answer.filtered_out["subject_paused"] = conn.execute(
                     sa.select(sa.func.count())
                     .select_from(memories)
                     .where(memories.c.subject == query.subject)
                 ).scalar_one()
             else:
-                rows = list(
-                    conn.execute(
-                        sa.select(memories).where(memories.c.subject == query.subject)
-                    ).mappings()
-                )
-            records = [record_from_row(r) for r in rows]
+                records = candidates(conn, query, access, answer.filtered_out)
             blocked = _blocked_ids(conn, records)
+            speaking = speakers(conn, query, access, records)
         survivors, filtered = usable(
             records,
             query,
@@ -168,9 +212,13 @@ class Recaller:
             factual=is_factual_question(query.text, query.subject),
             access=access,
             for_whom=request_for_whom(query.text, query.subject),
+            others=speaking,
         )
         answer.filtered_out.update(filtered)
-        ranked = self._rank(query, survivors, len(records))
+        ranked, below = above_floor(self._rank(query, survivors), self._floor)
+        if below:
+            answer.filtered_out["below_relevance_floor"] += below
+        ranked = ranked[: max(query.k * 2, query.k + 5)]
         with tenant_transaction(self._db.app, query.tenant) as conn:
             confirmed = self._recheck(conn, query, access, [r for r, _ in ranked])
             answer.records = [
@@ -185,25 +233,22 @@ class Recaller:
         return answer
 
     def _rank(
-        self, query: RecallQuery, survivors: list[UserMemory], subject_rows: int
+        self, query: RecallQuery, survivors: list[UserMemory]
     ) -> list[tuple[UserMemory, float]]:
-        """Score the survivors: exact vector search over the subject's rows (all of them, so no
-        id list has to be parsed; rows that did not survive the filter are dropped here), plus
-        the lexical signal."""
+        """Score every survivor, best first: exact vector search prefiltered to exactly the
+        survivors' ids (k = their number), plus the lexical signal."""
         if not survivors:
             return []
-        vector = self._embedder.embed([query.text])[0]
-        wanted = {str(r.id) for r in survivors}
-        similarity = {
-            memory_id: score
-            for memory_id, score in self._index.search(
+        vector = self._queries.vector(self._embedder, query.text)
+        similarity = dict(
+            self._index.search(
                 vector,
                 tenant=query.tenant,
                 subject=query.subject,
-                k=max(subject_rows, len(survivors)),
+                k=len(survivors),
+                ids=[str(r.id) for r in survivors],
             )
-            if memory_id in wanted
-        }
+        )
         missing = [r for r in survivors if str(r.id) not in similarity]
         if missing:  # committed but not indexed yet: the index lags, the ranking does not
             vectors = self._embedder.embed([r.claim for r in missing])
@@ -218,7 +263,7 @@ class Recaller:
             for r in survivors
         ]
         scored.sort(key=lambda pair: (-pair[1], str(pair[0].id)))
-        return scored[: max(query.k * 2, query.k + 5)]
+        return scored
 
     def _recheck(
         self, conn: Connection, query: RecallQuery, access: Access, ranked: list[UserMemory]

@@ -1,9 +1,11 @@
 """Who may recall what (steps 1 and 2 of `permem.recall`): `authorize` turns an actor and a
 subject into an `Access` or a reason for denial, `exclusion` says why one claim may not be used
-for a query (pure; its reasons are the log's counts), `usable` applies it and recall's choices
-among the survivors (the one reading of "what recall could use now", shared with the
-synthesized profile), `is_factual_question` tells a question about the world from one about
-the user, and `_blocked_ids` asks the erasure ledger. Re-exported by `permem.recall`.
+for a query (pure; its reasons are the log's counts), `column_exclusion` is the part of it that
+PostgreSQL can decide from the row's columns alone (`candidates` reads only the rows it lets
+through), `usable` applies `exclusion` and recall's choices among the survivors (the one reading
+of "what recall could use now", shared with the synthesized profile), `is_factual_question`
+tells a question about the world from one about the user, and `_blocked_ids` asks the erasure
+ledger. Re-exported by `permem.recall`.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
@@ -22,11 +25,12 @@ from permem.erasure.ledger import blocking
 from permem.extraction import lexicon as lx
 from permem.extraction.context import meaning
 from permem.extraction.for_whom import ForWhom, claim_for_whom, request_for_whom, serves
-from permem.grants import covers, owns_memory
+from permem.grants import ALL_SCOPES, covers, owns_memory
 from permem.recall_choice import replaced_from_start, shadowed_imports, superseded_in_time
 from permem.recall_query import RecallQuery
-from permem.records import Confirmation, Kind, Status, UserMemory
-from permem.stores.schema import grants
+from permem.records import DEFAULT_SCOPE, Confirmation, Kind, Origin, Status, UserMemory
+from permem.stores.memories import record_from_row
+from permem.stores.schema import grants, memories
 
 _FACTUAL_QUESTION = re.compile(
     r"^\s*(?:is|are|was|were|can|could|does|do|did|will|has|have|how (?:many|much|far|long|"
@@ -231,13 +235,15 @@ def usable(
     factual: bool,
     access: Access = OWN_MEMORY,
     for_whom: ForWhom | None = None,
+    others: Sequence[UserMemory] = (),
 ) -> tuple[list[UserMemory], Counter[str]]:
     """The records of one subject that recall may use for `query`, in their order, and the
     others counted by reason: the ledger (`blocked` ids), `exclusion`, an import the user's own
     word shadows (`shadowed_imports`), then recall's choices in time (`superseded_in_time`,
-    `replaced_from_start`). Pure."""
+    `replaced_from_start`). `others`: the subject's claims outside `records` that an import
+    among them may give way to (`speakers`). Pure."""
     filtered: Counter[str] = Counter()
-    shadowed = shadowed_imports(records, query.ts)
+    shadowed = shadowed_imports([*records, *others], query.ts)
     survivors: list[UserMemory] = []
     for record in records:
         reason = "erasure_ledger" if str(record.id) in blocked else None
@@ -253,3 +259,77 @@ def usable(
         filtered["superseded_in_time"] += len(replaced)
         survivors = [r for r in survivors if r.id not in replaced]
     return survivors, filtered
+
+
+def column_exclusion(query: RecallQuery, access: Access = OWN_MEMORY) -> sa.ColumnElement[Any]:
+    """`exclusion`'s reason as a SQL expression over a `memories` row, for the checks that are
+    pure column predicates (session and status, confirmation, validity at `query.ts`, scope,
+    grant scope, purpose), in `exclusion`'s order; NULL when the row passes them or when the
+    text decides (an open-ended plan: `plan_not_started` reads the claim, and it comes before
+    `expired`), so the caller runs `exclusion` on every row this leaves NULL. Where it gives a
+    reason, that reason is the one `exclusion` gives."""
+    m = memories.c
+    ts = sa.literal(query.ts, sa.DateTime(timezone=True))
+    # A query with no session sees session-only claims while they last (`exclusion`).
+    session = sa.false() if query.session is None else m.session.is_distinct_from(query.session)
+    scopes = [query.scope, DEFAULT_SCOPE]
+    if access.grant_scopes is None or ALL_SCOPES in access.grant_scopes:
+        granted: sa.ColumnElement[bool] = sa.true()
+    elif access.grant_scopes:  # `covers`: a grant's own scope and the global claims
+        granted = m.scope.in_(sorted(access.grant_scopes | {DEFAULT_SCOPE}))
+    else:
+        granted = sa.false()
+    unusable = [Confirmation.PENDING.value, Confirmation.REJECTED.value]
+    return sa.case(
+        (sa.and_(m.status == Status.SESSION_ONLY.value, session), sa.literal("other_session")),
+        (
+            m.status.not_in([Status.ACTIVE.value, Status.SESSION_ONLY.value]),
+            sa.literal("status_") + m.status,
+        ),
+        (m.confirmation.in_(unusable), sa.literal("confirmation_") + m.confirmation),
+        (m.valid_from > ts, sa.literal("not_yet_valid")),
+        (sa.and_(m.kind == Kind.PLAN.value, m.valid_until.is_(None)), sa.null()),
+        (sa.and_(m.valid_until.is_not(None), m.valid_until <= ts), sa.literal("expired")),
+        (m.scope.not_in(scopes), sa.literal("scope")),
+        (sa.not_(granted), sa.literal("grant_scope")),
+        (m.purpose.not_in(sorted(policy.usable_purposes(query.purpose))), sa.literal("purpose")),
+        else_=sa.null(),
+    )
+
+
+def candidates(
+    conn: Connection, query: RecallQuery, access: Access, filtered_out: Counter[str]
+) -> list[UserMemory]:
+    """The subject's claims that `column_exclusion` lets through, for `exclusion` to judge;
+    the others are only counted, by reason, into `filtered_out` (PostgreSQL groups them, no
+    row of them is read). The subject's history is never read whole."""
+    m = memories.c
+    reason = column_exclusion(query, access)
+    of_subject = m.subject == query.subject
+    for why, count in conn.execute(
+        sa.select(reason, sa.func.count()).where(of_subject, reason.is_not(None)).group_by(reason)
+    ):
+        filtered_out[why] += count
+    rows = conn.execute(sa.select(memories).where(of_subject, reason.is_(None))).mappings()
+    return [record_from_row(r) for r in rows]
+
+
+def speakers(
+    conn: Connection, query: RecallQuery, access: Access, found: Sequence[UserMemory]
+) -> list[UserMemory]:
+    """The subject's own claims outside `found` (the candidates) on the topics of the imports
+    in `found`: what `shadowed_imports` needs besides the candidates to judge them (it reads
+    every claim of the subject on those topics, usable for this request or not)."""
+    topics = {r.topic for r in found if r.origin is Origin.IMPORTED and r.topic}
+    if not topics:
+        return []
+    m = memories.c
+    rows = conn.execute(
+        sa.select(memories).where(
+            m.subject == query.subject,
+            m.topic.in_(sorted(topics)),
+            m.origin != Origin.IMPORTED.value,
+            column_exclusion(query, access).is_not(None),  # not among the candidates
+        )
+    ).mappings()
+    return [record_from_row(r) for r in rows]

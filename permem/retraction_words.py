@@ -18,7 +18,8 @@ _NOT_A_REFERENT = frozenset(
     "use using used don't didn't doesn't isn't it's i'm i've i'd i'll me my mine myself we "
     "us it its one bit lot way day days time times please thanks okay sure yes yeah we're "
     "we've we'd we'll you're they're that's there's what's let's can't won't wasn't "
-    "work worked out put plan plans planned idea old outdated goodbye bye farewell "
+    "work worked out put plan plans planned idea old outdated goodbye bye farewell sorry oops "
+    "whoops wait correction typo "
     # Quantifiers and degree words point at no referent: "cancelled every subscription"
     # names no claim of "I run 5k every morning".
     "every each everything everyone everybody whole entire entirely completely totally fully "

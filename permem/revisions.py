@@ -50,6 +50,10 @@ class Retraction:
     # Its own unredacted words (in memory only, never stored), when the retraction may also
     # name older claims by meaning; None for a claim that only rules out named words.
     said: str | None = None
+    # What the clause that takes back names by itself ("no more monthly" in "biweekly
+    # invoices, no more monthly"): when it names an older claim, only what it names is taken
+    # back; when it names none, `named` decides.
+    specific: frozenset[str] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +116,13 @@ def apply_retractions(
         said = vectors.get(retraction.said or "") if retraction.said is not None else None
         # "that plan lasted two days": a plan pointed at names the plans said before it.
         names_plan = _THAT_PLAN.search(retraction.said or "") is not None
+        named = retraction.named
+        if retraction.specific and any(
+            retraction.specific & names[row[0]]
+            for row in by_subject[retraction.subject]
+            if row[0] != retraction.id and row[6] != retraction.message_id
+        ):
+            named = retraction.specific
         for memory_id, _, scope, claim, _, observed_at, source, end, _, kind in by_subject[
             retraction.subject
         ]:
@@ -128,7 +139,7 @@ def apply_retractions(
                 continue
             if (
                 (names_plan and kind == Kind.PLAN.value)
-                or retraction.named & names[memory_id]
+                or named & names[memory_id]
                 or (
                     meaning is not None
                     and said is not None
@@ -246,11 +257,51 @@ def plan_topic_supersession(
     return result, replaced
 
 
+def with_topic_siblings(
+    conn: Connection, replaced: Mapping[uuid.UUID, uuid.UUID]
+) -> dict[uuid.UUID, uuid.UUID]:
+    """`replaced` (old id -> new id, written rows) and the clauses said beside each replaced
+    claim, which go with it as they do in recall (`with_siblings`: "I think in miles and
+    Fahrenheit, I grew up in Ohio"), unless they are on an exclusive topic of their own."""
+    result = dict(replaced)
+    if not replaced:
+        return result
+    message_of = dict(
+        conn.execute(
+            sa.select(memories.c.id, memories.c.source_message_id).where(
+                memories.c.id.in_(list(replaced)), memories.c.source_message_id.is_not(None)
+            )
+        ).all()
+    )
+    if not message_of:
+        return result
+    rows = conn.execute(
+        sa.select(memories.c.id, memories.c.source_message_id, memories.c.span_start,
+                  memories.c.span_end, memories.c.topic)
+        .where(memories.c.status == Status.ACTIVE.value,
+               memories.c.source_message_id.in_(sorted(set(message_of.values()))))
+    ).all()  # fmt: skip
+    spans = [
+        (row[0], row[1], row[2] or 0, row[3] or 0)
+        for row in rows
+        if row[0] in replaced or row[4] not in policy.EXCLUSIVE_TOPICS
+    ]
+    by_message = {message_of[old]: new for old, new in replaced.items() if old in message_of}
+    newer = set(replaced.values())
+    sibling_message = {row[0]: row[1] for row in rows}
+    for sibling in with_siblings(set(replaced), spans) - set(replaced) - newer:
+        result[sibling] = by_message[sibling_message[sibling]]
+    return result
+
+
 def supersede_older(conn: Connection, record: UserMemory, *, actor: str) -> list[uuid.UUID]:
     """After a claim became usable outside the nightly run (confirmed, or a correction), the
-    older active claims on its topic key stop, as they would have at load."""
+    older active claims on its topic key stop, as they would have at load, with the clauses
+    said beside them."""
     _, replaced = plan_topic_supersession(conn, [record])
-    return mark_superseded(conn, record.tenant, replaced, [], actor=actor)
+    return mark_superseded(
+        conn, record.tenant, with_topic_siblings(conn, replaced), [], actor=actor
+    )
 
 
 def mark_superseded(

@@ -16,6 +16,7 @@ from permem.extraction.cues import Cue, select
 from permem.extraction.modality import withdrawn
 from permem.recall import RecallQuery, exclusion, is_factual_question
 from permem.records import Kind, Message, Origin, Sensitivity, SourceRef, Status, UserMemory
+from permem.stores.database import Database
 from tests.conftest import message
 
 ZONE = timezone(timedelta(hours=2))
@@ -270,9 +271,10 @@ def test_the_clause_that_takes_back_names_what_it_takes_back() -> None:
 
     said = "The Kindle thing is old, I read paperbacks now"
     assert _named_by("I read paperbacks now", said) == reference_words("Kindle")
-    # A clause that points back leans on its context: "take it off" names the lassi.
-    named = _named_by("so sweet, take it off my list", "had the mango lassi again")
-    assert {"mango", "lassi"} <= named
+    # A clause that points back leans on its context ("take it off" names the lassi), and a
+    # finding names what it replaces by what it found: no narrower reading for either.
+    assert _named_by("so sweet, take it off my list", "had the mango lassi again") is None
+    assert _named_by("I'm a 56 frame", "oh and the shop measured me, I'm a 56 frame") is None
 
 
 def test_when_someones_birthday_is_is_a_date_to_keep_not_a_one_off() -> None:
@@ -280,3 +282,37 @@ def test_when_someones_birthday_is_is_a_date_to_keep_not_a_one_off() -> None:
     assert Cue.KEPT_DATE in kept.cues and Cue.ONE_OFF not in kept.cues
     [gift] = select(_message("I need a card for Ana's birthday, she loves foxes"))
     assert Cue.ONE_OFF in gift.cues
+
+
+def test_a_mix_up_owned_and_a_thing_given_back_take_back() -> None:
+    from permem.extraction.modality import retracts
+
+    assert retracts("I muddled the dates: the dentist is the 9th, the 4th is the vet")
+    assert retracts("the loan car went back to the dealer, I'm cycling again")
+    assert not retracts("I went back to it after lunch")
+
+
+def test_a_clause_beside_a_claim_its_topic_replaces_goes_with_it(
+    db: Database,
+) -> None:
+    from permem.revisions import with_topic_siblings
+    from permem.stores.database import register_tenant, tenant_transaction
+    from permem.stores.memories import append_memories
+    from permem.stores.sources import append_sources
+
+    said = "I think in miles and Fahrenheit, I grew up near Denver"
+    units = _memory("I think in miles and Fahrenheit", topic="units", tenant="acme",
+                    source=SourceRef("m1", (0, 31)))  # fmt: skip
+    beside = _memory("I grew up near Denver", kind=Kind.EVENT, tenant="acme",
+                     source=SourceRef("m1", (33, len(said))))  # fmt: skip
+    job = _memory("I teach at the college", topic="job", tenant="acme",
+                  source=SourceRef("m1", (len(said) + 2, len(said) + 24)))  # fmt: skip
+    metric = _memory("metric for me now", topic="units", tenant="acme",
+                     source=SourceRef("m2", (0, 17)), observed_at=TS)  # fmt: skip
+    with tenant_transaction(db.app, "acme") as conn:
+        register_tenant(conn, "acme")
+        append_sources(conn, [message("acme", "m1", text=said), message("acme", "m2")])
+        append_memories(conn, [units, beside, job, metric])
+        replaced = with_topic_siblings(conn, {units.id: metric.id})
+    # The clause said beside the replaced one goes with it; one on a topic of its own stays.
+    assert replaced == {units.id: metric.id, beside.id: metric.id}

@@ -7,20 +7,33 @@ over a small hand-written log.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 import sqlalchemy as sa
 
-from permem import controls, grants, nightly
-from permem.recall import Recaller, is_factual_question, parse_query
-from permem.records import Status
+from permem import controls, grants, nightly, recall
+from permem.embedding import HashingEmbedder, QueryVectors
+from permem.recall import (
+    OWN_MEMORY,
+    Access,
+    Recaller,
+    above_floor,
+    column_exclusion,
+    exclusion,
+    is_factual_question,
+    parse_query,
+    relevance_floor,
+)
+from permem.records import Kind, Status
 from permem.runtime import runtime
 from permem.settings import Settings
 from permem.stores.database import tenant_transaction
-from permem.stores.memories import set_status
+from permem.stores.memories import record_from_row, set_status
 from permem.stores.schema import erasure_ledger, memories, recall_log
 
 T = "acme"
@@ -326,3 +339,95 @@ def test_recall_cli_answers_in_order_with_errors_inline(loaded: Settings, tmp_pa
 )
 def test_factual_question_rule(text: str, subject: str, factual: bool) -> None:
     assert is_factual_question(text, subject) is factual
+
+
+# The checks PostgreSQL makes (`column_exclusion`) give the reason `exclusion` gives, for every
+# claim and every kind of request: the log's counts do not depend on where a check runs.
+@pytest.mark.parametrize(
+    ("fields", "access"),
+    [
+        ({}, OWN_MEMORY),
+        ({"session": "tablet-1"}, OWN_MEMORY),
+        ({"session": "tablet-2", "scope": "project:launch"}, OWN_MEMORY),
+        ({"purpose": "budget_coach", "ts": "2026-03-05T12:00:00Z"}, OWN_MEMORY),
+        ({"purpose": "marketing", "ts": "2026-02-01T12:00:00Z"}, OWN_MEMORY),
+        ({"scope": "project:launch"}, Access(frozenset({"global"}))),
+        ({"scope": "project:launch"}, Access(frozenset({"project:launch"}))),
+        ({"scope": "project:launch"}, Access(frozenset({"*"}))),
+        ({"scope": "project:launch"}, Access(frozenset())),
+    ],
+)
+def test_the_sql_filter_gives_the_reasons_exclusion_gives(
+    loaded: Settings, fields: dict[str, Any], access: Access
+) -> None:
+    rt = runtime(loaded)
+    query = parse_query({
+        "query_id": "q", "tenant": T, "actor": "ana", "subject": "ana", "purpose": "assistant",
+        "scope": "global", "ts": NOW.isoformat(), "text": "anything", **fields,
+    })  # fmt: skip
+    with tenant_transaction(rt.db.app, T) as conn:
+        flight = conn.execute(
+            sa.select(memories.c.id).where(memories.c.source_message_id == "ana-2")
+        ).scalar_one()
+        set_status(conn, flight, Status.PAUSED, actor="ana", reason="test")
+        reason = column_exclusion(query, access)
+        rows = list(
+            conn.execute(
+                sa.select(memories, reason.label("sql_reason")).where(memories.c.subject == "ana")
+            ).mappings()
+        )
+    seen = set()
+    for row in rows:
+        record = record_from_row(row)
+        python = exclusion(record, query, False, access)
+        seen.add(python)
+        if row["sql_reason"] is not None:
+            assert row["sql_reason"] == python, record.claim
+        else:  # left to Python: it passes the column checks, or is an open-ended plan
+            assert python not in COLUMN_REASONS or (
+                record.kind is Kind.PLAN and record.valid_until is None
+            ), record.claim
+    assert len(seen) > 1  # the cases differ: something is filtered in each
+
+
+COLUMN_REASONS = {
+    "other_session", "confirmation_pending", "confirmation_rejected", "not_yet_valid",
+    "expired", "scope", "grant_scope", "purpose", *(f"status_{s.value}" for s in Status),
+}  # fmt: skip
+
+
+def test_a_request_nothing_in_memory_speaks_to_gets_no_records(loaded: Settings) -> None:
+    floors = {runtime(loaded).embedder.name: 0.15}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(recall, "RELEVANCE_FLOORS", floors)
+        answer = ask(loaded, "quantum chromodynamics lattice gauge theory")
+        assert answer.records == [] and answer.denied is None
+        assert answer.filtered_out["below_relevance_floor"] > 0
+        # A request memory speaks to is still answered under the same floor.
+        assert "ana-1" in sources(ask(loaded, "vegetarian spicy food for dinner"))
+
+
+def test_the_floor_keeps_what_reaches_it_in_order() -> None:
+    scored = [("a", 0.9), ("b", 0.31), ("c", 0.3), ("d", -0.2)]
+    assert above_floor(scored, 0.3) == ([("a", 0.9), ("b", 0.31), ("c", 0.3)], 1)
+    assert above_floor(scored, None) == (scored, 0)
+    assert above_floor([], 0.5) == ([], 0)
+    assert relevance_floor("no-such-embedder") is None
+
+
+def test_query_vectors_are_cached_per_embedder_and_bounded() -> None:
+    calls: list[str] = []
+
+    class Counting(HashingEmbedder):
+        def embed(self, texts: Sequence[str]) -> Any:
+            calls.extend(texts)
+            return super().embed(texts)
+
+    cache, one, other = QueryVectors(size=2), Counting(64), Counting(128)
+    first = cache.vector(one, "vegan dinner")
+    assert np.array_equal(cache.vector(one, "vegan dinner"), first) and calls == ["vegan dinner"]
+    assert cache.vector(other, "vegan dinner").shape == (128,)  # another name, another key
+    cache.vector(one, "morning flights")  # the oldest entry goes
+    assert len(cache) == 2
+    cache.vector(one, "vegan dinner")
+    assert calls == ["vegan dinner", "vegan dinner", "morning flights", "vegan dinner"]

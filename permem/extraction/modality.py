@@ -115,6 +115,11 @@ RETRACTION = re.compile(
     r"(?:i'm|i\s+am|im)\s+(?:so\s+)?(?:over|done\s+with|sick\s+of|tired\s+of|off)\s+\w+|"
     r"(?:switched|swapped|changed|moved)\s+(?:over\s+)?(?:to|from)\b|replaced\s+(?:it|my|the|them)\b|"
     r"traded\s+(?:it|my|the)\b|who\s+was\s+i\s+kidding|fell\s+off\s+the\s+wagon|"
+    # A mix-up owned and a thing given back: "I muddled the birthdays", "the Mac went back".
+    r"\b(?:i|we)\s+(?:muddled|mixed\s+up|confused|swapped|jumbled)\s+(?:up\s+)?(?:the|my|our)\s+\w+|"
+    r"\b(?:went|gone|was\s+sent|got\s+sent|been\s+sent|was\s+taken|got\s+taken|was\s+returned|"
+    r"got\s+returned)\s+back\s+to\s+(?:(?-i:IT)|the\s+(?:shop|store|office|company|library|"
+    r"seller|lender|owner|dealer|dealership|rental\s+place)|my\s+(?:work|employer|company))\b|"
     r"(?:didn't|did\s+not|never)\s+(?:stick|last)\b|"
     # A farewell to what the user had: "goodbye linux", "bye-bye, old Corsa", "RIP my Kindle".
     r"(?:^|[,.;:!]\s*)(?:goodbye|good\s+bye|bye(?:-bye)?|farewell|so\s+long|rip)\b[\s,]+(?:to\s+)?"

@@ -18,7 +18,7 @@ from permem.errors import BadInput
 from permem.extraction.for_whom import ForWhom
 from permem.profile._synthesis import GROUPS, ProfileLine, RuleSynthesiser, Synthesiser
 from permem.recall_query import is_scope
-from permem.records import DEFAULT_PURPOSE, DEFAULT_SCOPE, UserMemory
+from permem.records import DEFAULT_PURPOSE, DEFAULT_SCOPE, Status, UserMemory
 from permem.stores.database import Database, check_tenant, tenant_transaction
 from permem.stores.lineage_store import EdgeRow, add_edges
 from permem.stores.memories import record_from_row
@@ -136,6 +136,9 @@ def profile_claims(
     from permem.recall_filter import _blocked_ids, usable
     from permem.recall_query import RecallQuery
 
+    # A one-off lives for its session; recall serves it to a query with no session while it
+    # lasts, but it is no part of a standing profile.
+    records = [r for r in records if r.status is not Status.SESSION_ONLY]
     if not records:
         return []
     subject = records[0].subject

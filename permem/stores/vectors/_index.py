@@ -247,6 +247,7 @@ class VectorIndex:
         subject: str,
         k: int,
         where: str | None = None,
+        ids: Sequence[str] | None = None,
     ) -> list[tuple[str, float]]:
         """The `k` rows of (tenant, subject) nearest to `vector`: (id, similarity), best first.
 
@@ -254,8 +255,11 @@ class VectorIndex:
         that pass the filter, applied before the vector comparison, so no row outside the
         subject is ranked and none inside it is lost. `where` is an extra SQL predicate ANDed
         in (e.g. "status = 'active'"); quote user values in it with `sql_string`, and compare
-        times as `valid_from <= TIMESTAMP '2026-11-01 09:00:00+00:00'`.
+        times as `valid_from <= TIMESTAMP '2026-11-01 09:00:00+00:00'`. `ids`: only these rows
+        (recall's survivors; an empty list finds nothing).
         """
+        if ids is not None and not ids:
+            return []
         if k < 1:
             raise BadInput(f"k must be at least 1, got {k}")
         query = np.asarray(vector, dtype=np.float32)
@@ -266,6 +270,8 @@ class VectorIndex:
         prefilter = f"tenant = {sql_string(tenant)} AND subject = {sql_string(subject)}"
         if where:
             prefilter = f"{prefilter} AND ({where})"
+        if ids is not None:
+            prefilter = f"{prefilter} AND {_in_list('id', list(dict.fromkeys(ids)))}"
         from lancedb.query import LanceVectorQueryBuilder
 
         builder = self._table.search(query, vector_column_name="vector")
