@@ -8,6 +8,7 @@ hold kept records, `forget-legal-hold` (the exception, visible). Residue fails t
 
 from __future__ import annotations
 
+import uuid
 from datetime import UTC, datetime
 from typing import Any
 
@@ -31,6 +32,11 @@ class ForgetParams(BaseModel):
     )
     claim: str | None = Field(default=None, description="Forget this one claim (its id).")
     requested_by: str = Field(description="Who asked for the deletion (recorded in the ledger).")
+    request_id: uuid.UUID | None = Field(
+        default=None,
+        description="A request already committed to the ledger for this target (permem serve "
+        "commits it before it answers): the flow expands it instead of making another.",
+    )
 
 
 @flow(name="forget", log_prints=False)
@@ -38,7 +44,9 @@ def forget(params: ForgetParams) -> dict[str, Any]:
     settings = load_settings()
     target = Target.of(subject=params.subject, source=params.source, claim=params.claim)
     now = datetime.now(UTC)
-    blocked = block_task(settings, params.tenant, target, params.requested_by, now)
+    blocked = block_task(
+        settings, params.tenant, target, params.requested_by, now, params.request_id
+    )
     erased = erase_task(settings, params.tenant, now)
     verified = verify_task(settings, params.tenant, now)
     report = {"blocked": blocked, "erased": erased, "verified": verified}

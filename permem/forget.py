@@ -114,6 +114,16 @@ def request(db: Database, tenant: str, target: Target, *, actor: str, now: datet
     return result
 
 
+def continue_block(
+    db: Database, tenant: str, target: Target, request_id: uuid.UUID, *, actor: str, now: datetime
+) -> BlockResult:
+    """The second step of `block` for a request already committed (`request`; `permem serve`
+    commits it before it answers and leaves the rest to the forget flow)."""
+    result = BlockResult(request_id, tenant, target)
+    expand(db, result, actor=actor, now=now)
+    return result
+
+
 def expand(db: Database, result: BlockResult, *, actor: str, now: datetime) -> None:
     """The second step of `block`: node rows and `blocked` statuses, in one transaction."""
     started = time.perf_counter()

@@ -6,6 +6,9 @@ Every variable has the `PERMEM_` prefix. Nothing in permem reads the environment
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import timedelta
 from pathlib import Path
 
@@ -145,8 +148,27 @@ class Settings(BaseSettings):
         return self.home / "backups"
 
 
+# The settings a caller put in effect for the flows it runs in this context (`permem serve`
+# runs the forget flow over its own stores): flows read them instead of the environment.
+_IN_EFFECT: ContextVar[Settings | None] = ContextVar("permem_settings", default=None)
+
+
+@contextmanager
+def settings_in_effect(settings: Settings) -> Iterator[None]:
+    """Within the block (this thread or task), `load_settings` returns `settings`."""
+    token = _IN_EFFECT.set(settings)
+    try:
+        yield
+    finally:
+        _IN_EFFECT.reset(token)
+
+
 def load_settings() -> Settings:
-    """Read the environment once; a bad value becomes a one-line `ConfigurationError`."""
+    """Read the environment once (or the settings a caller put in effect,
+    `settings_in_effect`); a bad value becomes a one-line `ConfigurationError`."""
+    chosen = _IN_EFFECT.get()
+    if chosen is not None:
+        return chosen
     try:
         return Settings()
     except ValidationError as exc:

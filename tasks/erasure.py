@@ -6,6 +6,7 @@ process's runtime. Erasure steps are idempotent, so their I/O retries are safe.
 
 from __future__ import annotations
 
+import uuid
 from datetime import datetime
 from typing import Any
 
@@ -23,9 +24,17 @@ _IO: dict[str, Any] = {**_OPTIONS, "retries": 2, "retry_delay_seconds": 2}
 
 @task(name="block", **_OPTIONS)
 def block_task(
-    settings: Settings, tenant: str, target: forget.Target, actor: str, now: datetime
+    settings: Settings,
+    tenant: str,
+    target: forget.Target,
+    actor: str,
+    now: datetime,
+    request_id: uuid.UUID | None = None,
 ) -> dict[str, Any]:
-    return forget.block(runtime(settings).db, tenant, target, actor=actor, now=now).as_json()
+    db = runtime(settings).db
+    if request_id is not None:  # committed already (permem serve): expand it
+        return forget.continue_block(db, tenant, target, request_id, actor=actor, now=now).as_json()
+    return forget.block(db, tenant, target, actor=actor, now=now).as_json()
 
 
 @task(name="erase", **_IO)

@@ -63,8 +63,11 @@ def _operations() -> list[tuple[str, str, GenerationMode]]:
 
 
 @pytest.fixture(scope="module")
-def live(database_factory: DatabaseFactory, tmp_path_factory: Any) -> Iterator[tuple[Any, str]]:
-    """The app's schema loaded from the running app over stores with ana's log (its lifespan
+def live(
+    database_factory: DatabaseFactory, tmp_path_factory: Any, prefect_server: str
+) -> Iterator[tuple[Any, str]]:
+    """(A forget the fuzzer makes runs the forget flow: the session's Prefect server takes it.)
+    The app's schema loaded from the running app over stores with ana's log (its lifespan
     is started by schemathesis and stopped before the database goes) and ana's key."""
     home = tmp_path_factory.mktemp("fuzzed")
     with database_factory() as url:

@@ -5,6 +5,7 @@ real server process."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import socket
@@ -28,7 +29,7 @@ PROBLEM = "application/problem+json"
 
 
 @pytest.fixture
-def served(settings: Settings, tmp_path: Path) -> Iterator[Served]:
+def served(settings: Settings, tmp_path: Path, prefect_server: str) -> Iterator[Served]:
     configured = fill(settings, tmp_path / "log.jsonl")
     made = make_keys(configured)
     with serving(configured) as client:
@@ -193,8 +194,24 @@ def test_forget_blocks_at_once_and_reports_until_verified(served: Served) -> Non
         time.sleep(0.2)
     assert states[-1] == "verified", states
     assert "I only book morning flights" not in served.claims()
+    # The erasure was the forget flow, a Prefect flow run for this very request.
+    [run] = [r for r in _forget_runs() if r.parameters["params"]["request_id"] == request_id]
+    assert run.state is not None and run.state.is_completed()
     refused(served.get(f"/v1/forget/{request_id}", "bob"), 403)
     refused(served.get(f"/v1/forget/{request_id}", "globex"), 404)
+
+
+def _forget_runs() -> list[Any]:
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import FlowFilter, FlowFilterName
+
+    async def read() -> list[Any]:
+        async with get_client() as client:
+            return await client.read_flow_runs(
+                flow_filter=FlowFilter(name=FlowFilterName(any_=["forget"]))
+            )
+
+    return asyncio.run(read())
 
 
 def test_operational_routes(served: Served) -> None:

@@ -1,4 +1,4 @@
-"""`POST /v1/forget` (block at once, then erase and verify in the background) and
+"""`POST /v1/forget` (block at once, then the forget flow erases and verifies) and
 `GET /v1/forget/{request_id}` (blocked -> erased -> verified, or held)."""
 
 from __future__ import annotations
@@ -35,10 +35,13 @@ def start(body: ForgetBody, caller: Caller, request: Request) -> ForgetOut:
         caller.check_owns(controls.speaker_of_source(db, caller.tenant, value))
     else:
         caller.owned_claim(service, uuid.UUID(value))
-    blocked = forget.block(
+    # The request row commits before this answers: recall excludes the target from then on.
+    # The forget flow (a Prefect flow run, as `permem forget` starts) expands, erases,
+    # purges backups and verifies it in the background.
+    blocked = forget.request(
         db, caller.tenant, target, actor=caller.audit_name, now=datetime.now(UTC)
     )
-    service.finish_forget(caller.tenant)
+    service.finish_forget(caller.tenant, target, caller.audit_name, blocked.request_id)
     return ForgetOut.model_validate(forget.request_state(db, caller.tenant, blocked.request_id))
 
 

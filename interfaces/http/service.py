@@ -9,7 +9,6 @@ import time
 import uuid
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 
 from prometheus_client import CollectorRegistry, Counter, Histogram
 
@@ -17,7 +16,7 @@ from interfaces.http.problems import RateLimited
 from permem import forget
 from permem.recall import Recaller
 from permem.runtime import Runtime, runtime, shared_redactor
-from permem.settings import Settings
+from permem.settings import Settings, settings_in_effect
 
 __all__ = ["Service", "TokenBuckets"]
 
@@ -86,19 +85,31 @@ class Service:
             raise RuntimeError("the service has not started")
         return self._recaller
 
-    def finish_forget(self, tenant: str) -> Future[None]:
-        """Erase and verify what the tenant's ledger holds blocked, in the background (one
-        erasure at a time): the steps of the forget flow after its block."""
-        return self._erasures.submit(self._erase_and_verify, tenant)
+    def finish_forget(
+        self, tenant: str, target: forget.Target, requested_by: str, request_id: uuid.UUID
+    ) -> Future[None]:
+        """Run the forget flow for a request already committed, in the background (one at a
+        time): a Prefect flow run like `permem forget`'s, over this service's stores, that
+        expands the request, erases, purges backups and verifies."""
+        return self._erasures.submit(self._forget_flow, tenant, target, requested_by, request_id)
 
-    def _erase_and_verify(self, tenant: str) -> None:
-        rt = self.rt
+    def _forget_flow(
+        self, tenant: str, target: forget.Target, requested_by: str, request_id: uuid.UUID
+    ) -> None:
+        from flows.forget import ForgetParams
+        from flows.forget import forget as forget_flow
+
+        params = ForgetParams(
+            tenant=tenant,
+            requested_by=requested_by,
+            request_id=request_id,
+            **{target.kind.value: target.value},
+        )
         try:
-            now = datetime.now(UTC)
-            forget.erase(rt.db, rt.index, tenant, now=now, backups=self.settings.backups_dir)
-            forget.verify(rt.db, rt.index, tenant, now=datetime.now(UTC))
+            with settings_in_effect(self.settings):
+                forget_flow(params)
         except Exception:  # the ledger keeps the request blocked; verify-erasure finishes it
-            _log.exception("erasure for tenant %s did not complete", tenant)
+            _log.exception("the forget flow for tenant %s did not complete", tenant)
             raise
 
     def close(self) -> None:
