@@ -195,7 +195,7 @@ def test_forget_blocks_at_once_and_reports_until_verified(served: Served) -> Non
     assert states[-1] == "verified", states
     assert "I only book morning flights" not in served.claims()
     # The erasure was the forget flow, a Prefect flow run for this very request.
-    [run] = [r for r in _forget_runs() if r.parameters["params"]["request_id"] == request_id]
+    [run] = [r for r in _forget_runs() if r.parameters["params"].get("request_id") == request_id]
     assert run.state is not None and run.state.is_completed()
     refused(served.get(f"/v1/forget/{request_id}", "bob"), 403)
     refused(served.get(f"/v1/forget/{request_id}", "globex"), 404)
