@@ -49,7 +49,7 @@ from sqlalchemy.engine import Connection
 from permem.controls import subject_paused
 from permem.embedding import Embedder, QueryVectors
 from permem.extraction import lexicon as lx
-from permem.extraction.for_whom import request_for_whom
+from permem.extraction.for_whom import ForWhom, request_for_whom
 from permem.hashing import content_hash, normalize
 from permem.recall_choice import replaced_from_start, shadowed_imports, superseded_in_time
 from permem.recall_filter import (
@@ -205,22 +205,22 @@ class Recaller:
                 records = candidates(conn, query, access, answer.filtered_out)
             blocked = _blocked_ids(conn, records)
             speaking = speakers(conn, query, access, records)
+        # Read from the query's text once; the re-check judges by the same reading.
+        factual = is_factual_question(query.text, query.subject)
+        for_whom = request_for_whom(query.text, query.subject)
         survivors, filtered = usable(
-            records,
-            query,
-            blocked,
-            factual=is_factual_question(query.text, query.subject),
-            access=access,
-            for_whom=request_for_whom(query.text, query.subject),
+            records, query, blocked, factual=factual, access=access, for_whom=for_whom,
             others=speaking,
-        )
+        )  # fmt: skip
         answer.filtered_out.update(filtered)
         ranked, below = above_floor(self._rank(query, survivors), self._floor)
         if below:
             answer.filtered_out["below_relevance_floor"] += below
         ranked = ranked[: max(query.k * 2, query.k + 5)]
         with tenant_transaction(self._db.app, query.tenant) as conn:
-            confirmed = self._recheck(conn, query, access, [r for r, _ in ranked])
+            confirmed = self._recheck(
+                conn, query, access, [r for r, _ in ranked], factual=factual, for_whom=for_whom
+            )
             answer.records = [
                 Recalled(record, score, conflicts(query.text, record))
                 for record, score in ranked
@@ -266,7 +266,14 @@ class Recaller:
         return scored
 
     def _recheck(
-        self, conn: Connection, query: RecallQuery, access: Access, ranked: list[UserMemory]
+        self,
+        conn: Connection,
+        query: RecallQuery,
+        access: Access,
+        ranked: list[UserMemory],
+        *,
+        factual: bool,
+        for_whom: ForWhom,
     ) -> set[uuid.UUID]:
         """The ids among `ranked` that PostgreSQL still allows, read afresh (the grants as
         authorized at the start of the request: a revocation meanwhile is not seen)."""
@@ -277,8 +284,6 @@ class Recaller:
         ).mappings()
         fresh = [record_from_row(r) for r in rows]
         blocked = _blocked_ids(conn, fresh)
-        factual = is_factual_question(query.text, query.subject)
-        for_whom = request_for_whom(query.text, query.subject)
         return {
             r.id
             for r in fresh

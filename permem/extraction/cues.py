@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from permem.extraction import imports, modality, quoted
 from permem.extraction import lexicon as lx
@@ -263,22 +263,12 @@ def select(message: Message) -> list[SentenceCue]:
         if _one_off_only(core):
             # "I had some of the lamb at the wedding. A one-off.": what the message said before
             # happened once.
-            selected = [
-                SentenceCue(message, s.start, s.end, s.cues | {Cue.ONE_OFF}, s.topic, s.relation)
-                if Cue.QUOTED not in s.cues
-                else s
-                for s in selected
-            ]
+            selected = _marked(selected, Cue.ONE_OFF)
             continue
         if lx.HEDGE_TAG.match(core):
             # "pretty sure it's 2031? don't quote me": the tag hedges what the message said
             # before it and claims nothing itself.
-            selected = [
-                SentenceCue(message, s.start, s.end, s.cues | {Cue.HEDGE}, s.topic, s.relation)
-                if Cue.QUOTED not in s.cues
-                else s
-                for s in selected
-            ]
+            selected = _marked(selected, Cue.HEDGE)
             continue
         if _plainly_not_a_claim(core):
             continue
@@ -317,6 +307,12 @@ def select(message: Message) -> list[SentenceCue]:
         relation = relation_match.group("relation").lower() if relation_match else None
         selected.append(SentenceCue(message, start, end, frozenset(cues), topic, relation))
     return selected
+
+
+def _marked(selected: list[SentenceCue], cue: Cue) -> list[SentenceCue]:
+    """The sentences selected so far with `cue` added (quoted text keeps its own cues): what a
+    later sentence says of them ("A one-off.", "don't quote me")."""
+    return [s if Cue.QUOTED in s.cues else replace(s, cues=s.cues | {cue}) for s in selected]
 
 
 def select_many(messages: Sequence[Message]) -> list[SentenceCue]:
