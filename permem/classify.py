@@ -14,7 +14,9 @@ from permem import policy
 from permem.extraction import Candidate, Cue, imports
 from permem.extraction import lexicon as lx
 from permem.extraction.context import meaning
+from permem.extraction.modality import changed_state
 from permem.extraction.sensitive import PERSONAL, SPECIAL
+from permem.occasions import occasion
 from permem.records import Kind, Origin, Role, Sensitivity
 from permem.temporal import GOVERNED, KEEPS_A_DAY_FREE, POINTS_TO_DAY, resolve, single_day
 
@@ -290,6 +292,23 @@ def classify(candidate: Candidate) -> Classification:
             span = single_day(cause, message.ts)
         if span is not None:
             validity = replace(validity, valid_from=max(span[0], message.ts), valid_until=span[1])
+    if (
+        validity.valid_until is None
+        and message.role is Role.USER
+        and candidate.kind is not Kind.PLAN  # an intention stays one, dated or not
+        and Cue.KEPT_DATE not in candidate.cues
+        # A correction of what was said ("sorry, June 5th is my mum") names no occasion; a
+        # new state for a while does ("the bus instead, with the storm in the morning").
+        and (Cue.RETRACTION not in candidate.cues or changed_state(support))
+    ):
+        # Whatever words name the days, a claim about one occasion holds until it is over
+        # (from when it is said: "the 13:10 coach on 31 July" helps plan the days before).
+        cause = _cause_before(text, candidate.context)
+        span = occasion(support, message.ts, doc=candidate.doc) or (
+            occasion(cause, message.ts, doc=candidate.doc) if cause is not None else None
+        )
+        if span is not None and span[1] > validity.valid_from:
+            validity = replace(validity, valid_until=span[1])
     if lx.PAST_HABIT.search(text) and not lx.STILL_SO.search(text):
         # How things were: kept as history, valid for no moment after it was said.
         validity = replace(validity, valid_until=validity.valid_from)

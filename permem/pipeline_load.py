@@ -151,7 +151,9 @@ def _named_by(claim: str, context: str | None) -> frozenset[str] | None:
     ("take it off"), or when the sentence reports a finding or a new arrangement."""
     sentence = context if context and claim.strip() in context else claim
     clauses = [c for c in _CLAUSE.split(sentence) if c.strip()]
-    back = [c for c in clauses if modality.retracts(c)]
+    # The clause that says what holds now ("I read paperbacks now") takes nothing back by
+    # itself.
+    back = [c for c in clauses if modality.takes_back(c)]
     # A finding or a new arrangement names what it replaces by what it found ("the shop
     # measured me, I'm a 56 frame"): every clause counts.
     reports = any(modality.finding(c) or modality.announces_change(c) for c in clauses)

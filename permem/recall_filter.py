@@ -29,6 +29,7 @@ from permem.grants import ALL_SCOPES, covers, owns_memory
 from permem.recall_choice import replaced_from_start, shadowed_imports, superseded_in_time
 from permem.recall_query import RecallQuery
 from permem.records import DEFAULT_SCOPE, Confirmation, Kind, Origin, Status, UserMemory
+from permem.request_time import about
 from permem.stores.memories import record_from_row
 from permem.stores.schema import grants, memories
 
@@ -191,7 +192,10 @@ def exclusion(
         return f"status_{record.status.value}"
     if record.confirmation in (Confirmation.PENDING, Confirmation.REJECTED):
         return f"confirmation_{record.confirmation.value}"
-    if record.valid_from > query.ts:
+    # Validity is judged over the time the request is about ("next Wednesday"), not only the
+    # moment it is made; what was said after the request is never used.
+    when = about(query.text, query.ts)
+    if record.valid_from > when.last or (not when.is_now and record.observed_at > query.ts):
         return "not_yet_valid"
     if (
         record.kind is Kind.PLAN
@@ -203,7 +207,7 @@ def exclusion(
         # and one bounded from now ("I'll be in Tokyo for ten days") is current for its span.
         # An intention stays one whatever its date ("planning to move in July").
         return "plan_not_started"
-    if record.valid_until is not None and record.valid_until <= query.ts:
+    if record.valid_until is not None and record.valid_until <= when.start:
         return "expired"
     if record.scope not in (query.scope, "global"):
         return "scope"
@@ -270,6 +274,10 @@ def column_exclusion(query: RecallQuery, access: Access = OWN_MEMORY) -> sa.Colu
     reason, that reason is the one `exclusion` gives."""
     m = memories.c
     ts = sa.literal(query.ts, sa.DateTime(timezone=True))
+    when = about(query.text, query.ts)
+    start = sa.literal(when.start, sa.DateTime(timezone=True))
+    last = sa.literal(when.last, sa.DateTime(timezone=True))
+    said_after = sa.false() if when.is_now else m.observed_at > ts
     # A query with no session sees session-only claims while they last (`exclusion`).
     session = sa.false() if query.session is None else m.session.is_distinct_from(query.session)
     scopes = [query.scope, DEFAULT_SCOPE]
@@ -287,9 +295,9 @@ def column_exclusion(query: RecallQuery, access: Access = OWN_MEMORY) -> sa.Colu
             sa.literal("status_") + m.status,
         ),
         (m.confirmation.in_(unusable), sa.literal("confirmation_") + m.confirmation),
-        (m.valid_from > ts, sa.literal("not_yet_valid")),
+        (sa.or_(m.valid_from > last, said_after), sa.literal("not_yet_valid")),
         (sa.and_(m.kind == Kind.PLAN.value, m.valid_until.is_(None)), sa.null()),
-        (sa.and_(m.valid_until.is_not(None), m.valid_until <= ts), sa.literal("expired")),
+        (sa.and_(m.valid_until.is_not(None), m.valid_until <= start), sa.literal("expired")),
         (m.scope.not_in(scopes), sa.literal("scope")),
         (sa.not_(granted), sa.literal("grant_scope")),
         (m.purpose.not_in(sorted(policy.usable_purposes(query.purpose))), sa.literal("purpose")),

@@ -365,6 +365,10 @@ def _worth_parsing(
         Cue.FIRST_PERSON in cues or leans_back(text) or _PAST_OPENER.match(text)
     ):
         return True
+    # So is a new state said in place of the old, with or without an "I" ("Milo does judo on
+    # Thursdays now instead").
+    if Cue.RETRACTION in cues and modality.changed_state(text):
+        return True
     # "During Mercury retrograde I hold off on any contract, please remember": asked to be
     # remembered, about the speaker.
     if Cue.REMEMBER_REQUEST in cues and Cue.FIRST_PERSON in cues and not _remember_only(text):

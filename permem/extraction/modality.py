@@ -211,13 +211,39 @@ ANNOUNCED_CHANGE = re.compile(
 )
 
 
-def retracts(text: str) -> bool:
+# A state said to hold from some point on, in place of what held before: the aspect of change,
+# whatever the thing changed ("karate on Thursdays now instead", "the money comes on the 28th
+# these days", "Dana is his teacher from this week", "pushed back to July"). "Now" counts where
+# it closes a statement or opens its new value, not as "right now" / "just now" (a moment).
+CHANGED_STATE = re.compile(
+    r"\b(?:instead|nowadays|these\s+days|from\s+now\s+on|from\s+this\s+(?:week|month|term|"
+    r"year|season|semester)\b|as\s+of\s+(?:now|today|this\s+(?:week|month|year))|"
+    r"(?:got|been|was|were|is|are|'s)\s+(?:pushed|moved)\s+(?:back|forward|to)|postponed|"
+    r"rescheduled|brought\s+forward)\b|"
+    r"(?<!\bright\s)(?<!\bjust\s)(?<!\bfor\s)(?<!\buntil\s)(?<!\btill\s)(?<!\bby\s)"
+    r"\bnow\b(?=\s*(?:[,.;!)]|$|instead|though|too))",
+    re.IGNORECASE,
+)
+
+
+def changed_state(text: str) -> bool:
+    """The sentence says what holds now in place of what held before (`CHANGED_STATE`)."""
+    return CHANGED_STATE.search(text) is not None and not text.rstrip().endswith("?")
+
+
+def takes_back(text: str) -> bool:
     """The sentence takes back something said before, announces what replaces it
     (`ANNOUNCED_CHANGE`), or reports a finding that overturns it (`FINDING`)."""
     return any(
         p.search(text) is not None
         for p in (RETRACTION, CALLED_OFF, WITHDRAWN, FINDING, ANNOUNCED_CHANGE)
     )
+
+
+def retracts(text: str) -> bool:
+    """The sentence takes back something said before (`takes_back`) or says what holds now in
+    its place (`changed_state`)."""
+    return takes_back(text) or changed_state(text)
 
 
 def announces_change(text: str) -> bool:

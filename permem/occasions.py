@@ -1,0 +1,114 @@
+"""A claim about one occasion holds for that occasion, whatever words name the days.
+
+"I've got my friend's labrador over the weekend of the 18th", "looking after a dog on March 7th
+and 8th", "no cleaner this week, so I'm home on Wednesday morning", "a thunderstorm in the
+morning, so I'll take the bus": each says how one stretch of days will go, not how the user
+lives. `occasion` finds the days such a sentence names (`permem.request_time.periods`, the same
+reading of days that recall gives a request) and bounds the claim to them, unless the sentence
+says the thing recurs, starts a lasting change, or reports the past:
+
+- **recurs**: a word of frequency or habit ("every", "weekly", "usually", "these days",
+  "Saturdays", "mornings"), a date kept every year (a birthday, an anniversary), or, for a bare
+  weekday or a day of the month, a main verb in the simple present other than "be" ("Milo has
+  swimming on Wednesday", "wages arrive on the 15th"): a schedule, not an occasion;
+- **a lasting change**: "from the 20th", "starting Monday", "I start the new job tomorrow";
+- **the past**: "got the keys on Monday", "moved in on the 1st", and the period so far ("my
+  resting heart rate has been 58 this week").
+
+A bare weekday or a day of the month with no habit verb only counts when the parse of the claim
+is at hand to tell the verb; without it only words that point at one period count ("this
+week", "tomorrow", "the weekend of the 18th", a month and a day).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, time, timedelta
+
+from spacy.tokens import Doc
+
+from permem.request_time import periods
+from permem.temporal_phrases import _LASTING_CHANGE, _TOLD_AFTER
+
+_RECURS = re.compile(
+    r"\b(?:every|each|always|usually|normally|typically|generally|often|whenever|weekly|daily|"
+    r"nightly|monthly|fortnightly|yearly|annually|per\s+(?:day|week|month|year)|"
+    r"a\s+(?:day|week|month|year)\b|these\s+days|nowadays|most\s+(?:days|weeks|nights|mornings)|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)days|mornings|afternoons|evenings|nights|weekends|"
+    r"birthday|anniversary|payday|rent|wages|salary|paid)\b",
+    re.IGNORECASE,
+)
+# A start that lasts: "from June 22nd", "starting next week", "as of Monday", "from then on".
+_OPEN_START = re.compile(
+    r"\b(?:as\s+of|starting|beginning|effective|onwards?|from\s+(?:then|now)\s+on|"
+    r"from\s+(?:the\s+|next\s+|this\s+)?(?:\d|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|"
+    r"jun|jul|aug|sep|oct|nov|dec|tomorrow|today))",
+    re.IGNORECASE,
+)
+# Words that point at one period by themselves.
+_DEICTIC = re.compile(
+    r"\b(?:today|tonight|tomorrow|this\s+(?:week|weekend|morning|afternoon|evening)|"
+    r"next\s+(?:week|weekend)|(?:this|next|coming)\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
+    r"weekend\s+of|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\.?\s+"
+    r"\d{1,2}(?:st|nd|rd|th)?\b|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|"
+    r"jul|aug|sep|oct|nov|dec)\w*)",
+    re.IGNORECASE,
+)
+
+
+def habit_verb(doc: Doc) -> bool:
+    """The claim's verbs include one in the simple present other than "be" ("has swimming",
+    "arrive on the 15th"): it tells a schedule."""
+    return any(
+        t.tag_ in ("VBZ", "VBP") and t.lemma_ != "be" and t.dep_ not in ("aux", "auxpass")
+        for t in doc
+    )
+
+
+_PAST_AUX = frozenset({"had", "was", "were", "got"})
+# A report of the period so far: "my resting heart rate has been 58 this week".
+_PERFECT = re.compile(r"\b(?:has|have|'ve|'s)\s+been\b", re.IGNORECASE)
+_AGO = re.compile(r"\b(?:ago|yesterday|last\s+(?:night|week|weekend|month|year))\b", re.I)
+
+
+def _past(text: str, doc: Doc | None) -> bool:
+    """The claim reports the past: its main verb is in the past tense, or a participle with a
+    past auxiliary ("was moved", not "walks needed"), by the parse when at hand, by words
+    otherwise."""
+    if doc is None:
+        return _TOLD_AFTER.search(text) is not None
+    if _AGO.search(text) or _PERFECT.search(text):
+        return True
+    return any(
+        t.dep_ == "ROOT"
+        and (
+            t.tag_ == "VBD"
+            or (t.tag_ == "VBN" and any(c.dep_ in ("aux", "auxpass") and c.lower_ in _PAST_AUX
+                                        for c in t.children))
+        )
+        for t in doc
+    )  # fmt: skip
+
+
+def occasion(
+    text: str, ts: datetime, *, doc: Doc | None = None
+) -> tuple[datetime, datetime] | None:
+    """The local [start, end) of the occasion `text`, said at `ts`, is about, if it names one
+    (see the module docstring); None for a schedule, a change that lasts, the past, or no day."""
+    if _RECURS.search(text) or _LASTING_CHANGE.search(text) or _OPEN_START.search(text):
+        return None
+    if _past(text, doc):
+        return None
+    pointed = _DEICTIC.search(text) is not None
+    if not pointed and (doc is None or habit_verb(doc)):
+        return None
+    named = periods(text, ts)
+    if not named:
+        return None
+    first: date = min(days[0] for days in named)
+    last: date = max(days[1] for days in named)
+    start = max(ts, datetime.combine(first, time(0), tzinfo=ts.tzinfo))
+    return start, datetime.combine(last + timedelta(days=1), time(0), tzinfo=ts.tzinfo)
+
+
+__all__ = ["habit_verb", "occasion"]
