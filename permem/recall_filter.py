@@ -224,7 +224,9 @@ def exclusion(
         # A belief guides the user's own choices ("so no sweets for mine"), never the answer.
         return "factual_question"
     request = for_whom or request_for_whom(query.text, query.subject)
-    if not serves(claim_for_whom(record.claim), record.kind, request):
+    # Whom a claim is for includes what it points back to ("Those meals must be vegan" after
+    # "I often cook for my flatmate").
+    if not serves(claim_for_whom(meaning(record.claim, record.evidence)), record.kind, request):
         # "For me alone: …" is not for a table for two; the user's own tastes are not for a
         # flight booked for someone else.
         return "for_whom"

@@ -58,6 +58,11 @@ class Cue(StrEnum):
 
 
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+_OPENS_ON_REFERENT = re.compile(
+    r"^\W*(?:those|these|that|this|they|it)\s+(?:\w+\s+){0,2}?(?:must|have\s+to|has\s+to|"
+    r"need\s+to|needs\s+to|should|can't|cannot|are|is)\b",
+    re.IGNORECASE,
+)
 _ELLIPTICAL_OPENER = re.compile(
     r"^\s*(?:(?:also|and|but|so|now)[\s:,]+)?(?:doing|eating|paid|working|living|staying|"
     r"trying|following|taking|on|off|no|not|only|still|back|currently|always|never|mostly|"
@@ -265,6 +270,10 @@ def _user_cues(message: Message, text: str, remember: bool) -> tuple[set[Cue], s
     if message.scope != "global":
         cues.add(Cue.SCOPE_FACT)
     if _ELLIPTICAL_OPENER.match(text) or _GERUND_OPENER.match(text) or _EXTENDS.search(text):
+        cues.add(Cue.ELLIPTICAL)
+    elif lx.CONSTRAINT.search(text) and _OPENS_ON_REFERENT.match(text):
+        # "Those meals must be vegan": a rule said of what the sentence before named; its
+        # context carries the referent (permem.extraction.context).
         cues.add(Cue.ELLIPTICAL)
     topic = next((name for name, p in lx.TOPICS.items() if p.search(text)), None)
     if topic is None and _HOME_PLACE.search(text):

@@ -40,7 +40,11 @@ _CLAIM_SELF = re.compile(
     re.IGNORECASE,
 )
 _CLAIM_FOR = re.compile(
-    rf"\b(?:when(?:ever)?|if|for\s+anything)\s+(?:i\s+)?{_ACTS}\b[^.;!?]{{0,30}}?\bfor\s+"
+    # "when I cook for my sister", and what the user does for someone as a rule of their life:
+    # "I often cook for my housemate".
+    rf"\b(?:(?:when(?:ever)?|if|for\s+anything)\s+(?:i\s+)?|"
+    rf"i\s+(?:often\s+|usually\s+|also\s+|sometimes\s+|regularly\s+|always\s+)?)"
+    rf"{_ACTS}\b[^.;!?]{{0,30}}?\bfor\s+"
     rf"(?P<whom>{_GROUP}|anyone|someone|others|other\s+people|the\s+team|my\s+team|guests|"
     rf"clients|colleagues|(?:my|our)\s+(?:{_RELATION})|(?!me\b|myself\b)[A-Z][\w'-]+)\b",
     re.IGNORECASE,
