@@ -68,9 +68,19 @@ def _eval_script(folder: Path) -> Script | None:
     return [{"op": "nightly", "logs": name} for name in logs] + recalls
 
 
+def _holds_datasets(path: Path) -> bool:
+    """Whether `path` is a dataset or a folder with one somewhere beneath it."""
+    if not path.is_dir():
+        return False
+    if (path / STEPS_FILE).is_file() or _eval_script(path) is not None:
+        return True
+    return any(_holds_datasets(p) for p in path.iterdir())
+
+
 def datasets_of(paths: Sequence[Path]) -> list[Dataset]:
     """Each path as a dataset: a scenario folder, a dev evaluation set (named by its folder,
-    a PrefEval variant as `prefeval/<variant>`), or a folder of scenarios or of dev sets."""
+    a PrefEval variant as `prefeval/<variant>`), a folder of scenarios (one dataset), or any
+    folder with datasets beneath it (`shared/data`: each of them, folders in name order)."""
     found: list[Dataset] = []
     for path in paths:
         if (path / STEPS_FILE).is_file():
@@ -87,7 +97,7 @@ def datasets_of(paths: Sequence[Path]) -> list[Dataset]:
         if scenarios:
             found.append(Dataset(path.name, tuple((p, None) for p in scenarios)))
             continue
-        inner = sorted(p for p in path.iterdir() if p.is_dir() and _eval_script(p) is not None)
+        inner = sorted(p for p in path.iterdir() if _holds_datasets(p))
         if not inner:
             raise BadInput(f"no scenario or evaluation set (logs, queries and gold) in {path}")
         found.extend(datasets_of(inner))
