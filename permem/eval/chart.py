@@ -32,9 +32,14 @@ def lift_wrong_png(variants: Mapping[str, Mapping[str, Any]], title: str) -> byt
 
     fig, axes = plt.subplots(2, 3, figsize=(15, 8.5))
     ax = axes[0][0]
-    for name, v in variants.items():
+    for n, (name, v) in enumerate(variants.items()):
         low, high = v["lift_ci"]
         lift = v["lift"]
+        # Variants often coincide: each name gets its own line of text beside its point.
+        ax.annotate(
+            name, (v["wrong_rate"], lift), xytext=(8, 10 - 9 * n), textcoords="offset points",
+            fontsize=7, color=_COLOURS.get(name, "black"),
+        )  # fmt: skip
         ax.errorbar(
             v["wrong_rate"], lift, yerr=[[lift - low], [high - lift]], fmt="o", capsize=4,
             color=_COLOURS.get(name, "black"), label=f"{name} (severe {v['severe']})",
