@@ -131,6 +131,12 @@ def test_lift_needs_the_baseline_answer_of_every_query() -> None:
         ({"confirmation": "pending"}, {}, "overconfident"),
         ({"confidence": 0.51}, {}, "overconfident"),
         ({}, {}, "unexplained"),
+        # A raw message the write gate rejected: its reasons name the cause.
+        ({"status": None, "gate_reasons": frozenset({"subject_paused"})}, {}, "control_violating"),
+        ({"status": None, "gate_reasons": frozenset({"inferred_sensitive"})}, {}, "mis_scoped"),
+        ({"status": None, "gate_reasons": frozenset({"withdrawn"})}, {}, "stale"),
+        ({"status": None, "gate_reasons": frozenset({"hedged_plan"})}, {}, "overconfident"),
+        ({"status": None, "gate_reasons": frozenset({"nothing_left"})}, {}, "unexplained"),
         # Confirmed by the user: neither observed nor hedged makes it overconfident.
         ({"origin": "inferred_profile", "confirmation": "confirmed"}, {}, "unexplained"),
         # The first rule wins: a paused subject's superseded claim in another scope.

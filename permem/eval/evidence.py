@@ -5,7 +5,8 @@ every stored claim of every tenant (any status; erased claims are gone), by id a
 message, each tenant's erasure ledger, which subjects are paused, and the raw messages the
 scenario's logs held so far. `claim_evidence` describes a stored claim (a recalled record, a
 profile line's cited claim); `message_evidence` a raw message, speaking with the fields of the
-most usable claim extracted from it (when one is stored) and the message's own metadata.
+most usable claim extracted from it (when one is stored; otherwise the reasons the write gate
+gave for rejecting its candidates) and the message's own metadata.
 """
 
 from __future__ import annotations
@@ -14,13 +15,17 @@ import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
 from permem.classify import sensitivity_of
 from permem.controls import subject_paused
 from permem.erasure.ledger import ErasureLedger, blocking
 from permem.eval.metrics import Evidence
-from permem.records import Message, Sensitivity, Status, UserMemory
+from permem.records import GateDecision, Message, Sensitivity, Status, UserMemory
 from permem.stores.database import Database, list_tenants, tenant_transaction
 from permem.stores.memories import list_memories
+from permem.stores.schema import gate_decisions
 
 __all__ = ["StoreView", "claim_evidence", "message_evidence", "subject_of"]
 
@@ -43,6 +48,7 @@ class StoreView:
     by_source: dict[tuple[str, str], list[UserMemory]] = field(default_factory=dict)
     ledgers: dict[str, ErasureLedger] = field(default_factory=dict)
     paused: set[tuple[str, str]] = field(default_factory=set)
+    rejected: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict)
     messages: Mapping[tuple[str, str], Message] = field(default_factory=dict)
     _by_subject: dict[tuple[str, str], list[Message]] | None = None
 
@@ -60,6 +66,7 @@ class StoreView:
                 view.ledgers[tenant] = blocking(conn)
                 wanted = subjects.get(tenant, set()) | {r.subject for r in records}
                 view.paused |= {(tenant, s) for s in wanted if subject_paused(conn, s)}
+                view.rejected.update(_rejections(conn, tenant))
             for r in records:
                 view.claims[r.id] = r
                 if r.source.message_id:
@@ -76,6 +83,20 @@ class StoreView:
             for m in self.messages.values():
                 self._by_subject.setdefault((m.tenant, subject_of(m)), []).append(m)
         return self._by_subject.get((tenant, subject), [])
+
+
+def _rejections(conn: Connection, tenant: str) -> dict[tuple[str, str], frozenset[str]]:
+    """(tenant, message id) -> every reason the gate gave for rejecting its candidates."""
+    g = gate_decisions.c
+    found: dict[tuple[str, str], set[str]] = {}
+    rows = conn.execute(
+        sa.select(g.source_message_id, g.reasons).where(
+            g.decision == GateDecision.REJECT.value, g.source_message_id.is_not(None)
+        )
+    )
+    for message_id, reasons in rows:
+        found.setdefault((tenant, message_id), set()).update(reasons)
+    return {key: frozenset(reasons) for key, reasons in found.items()}
 
 
 def _strictest(values: Iterable[str]) -> str:
@@ -157,4 +178,7 @@ def message_evidence(view: StoreView, m: Message) -> Evidence:
         incognito=m.incognito,
         forgotten=forgotten,
         paused=(m.tenant, subject) in view.paused,
+        gate_reasons=frozenset()
+        if claims
+        else view.rejected.get((m.tenant, m.message_id), frozenset()),
     )

@@ -18,6 +18,9 @@ Gold (FORMATS.md) names the relevant and forbidden source messages of each query
 
 Causes, the first rule that fires (docs/evaluation.md):
 
+Each rule also fires when the write gate rejected the message's candidates for a reason of
+that cause (`GATE_CAUSES`; a raw message with no stored claim).
+
 1. `control_violating`: the message was incognito; the subject was paused at the query's
    time; the claim or message is forgotten (in the erasure ledger) or the claim is blocked,
    erased, retracted or paused; the user rejected the claim.
@@ -50,6 +53,7 @@ from permem.records import Sensitivity
 __all__ = [
     "AGE_BUCKETS",
     "CAUSES",
+    "GATE_CAUSES",
     "HEDGED_BELOW",
     "STRATA",
     "Answer",
@@ -86,6 +90,17 @@ STRATA: tuple[str, ...] = ("origin", "sensitivity", "age", "scope", "control")
 HEDGED_BELOW = 0.55
 TRUSTED_ORIGINS = frozenset({"explicit_instruction", "user_fact", "message:user"})
 _UNUSABLE_STATUSES = frozenset({"blocked", "erased", "retracted", "paused"})
+# The write gate's rejection reasons (permem.policy) read as causes.
+GATE_CAUSES: dict[str, frozenset[str]] = {
+    "control_violating": frozenset({"incognito", "subject_paused", "erased_previously"}),
+    "mis_scoped": frozenset({"inferred_sensitive", "sensitive_passing_mention"}),
+    "stale": frozenset({"plan_called_off", "withdrawn"}),
+    "overconfident": frozenset({
+        "hedged_plan", "hypothetical", "considered_not_done", "belief_about_world",
+        "planted_instruction", "untrusted_content", "not_user_evidence", "quoted_content",
+        "import_metadata", "import_privilege",
+    }),
+}  # fmt: skip
 # (upper bound, label): the age of the evidence at the query's time.
 AGE_BUCKETS: tuple[tuple[timedelta | None, str], ...] = (
     (timedelta(days=1), "<1d"),
@@ -141,6 +156,8 @@ class Evidence:
     incognito: bool = False
     forgotten: bool = False
     paused: bool = False
+    # Why the write gate rejected the message's candidates, when it stored no claim from it.
+    gate_reasons: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,9 +201,14 @@ def _serves_purpose(query: QueryFacts, e: Evidence) -> bool:
     return policy.may_serve(query.purpose, e.purpose, sensitivity, e.categories)
 
 
+def _gate_says(e: Evidence, cause: str) -> bool:
+    return bool(e.gate_reasons & GATE_CAUSES[cause])
+
+
 def _cause_of_evidence(e: Evidence, q: QueryFacts) -> str:
     if (
-        e.incognito
+        _gate_says(e, "control_violating")
+        or e.incognito
         or e.paused
         or e.forgotten
         or e.status in _UNUSABLE_STATUSES
@@ -194,7 +216,8 @@ def _cause_of_evidence(e: Evidence, q: QueryFacts) -> str:
     ):
         return "control_violating"
     if (
-        e.tenant != q.tenant
+        _gate_says(e, "mis_scoped")
+        or e.tenant != q.tenant
         or e.subject != q.subject
         or q.denied
         or e.scope not in ("global", q.scope)
@@ -202,7 +225,8 @@ def _cause_of_evidence(e: Evidence, q: QueryFacts) -> str:
     ):
         return "mis_scoped"
     if (
-        e.status in ("superseded", "expired")
+        _gate_says(e, "stale")
+        or e.status in ("superseded", "expired")
         or (e.valid_until is not None and e.valid_until <= q.ts)
         or (e.valid_from is not None and e.valid_from > q.ts)
         or (e.status == "session_only" and (q.session is None or q.session != e.session))
@@ -211,10 +235,14 @@ def _cause_of_evidence(e: Evidence, q: QueryFacts) -> str:
         return "stale"
     if q.factual:
         return "fact_distorting"
-    if e.confirmation != "confirmed" and (
-        e.origin not in TRUSTED_ORIGINS
-        or e.confirmation == "pending"
-        or (e.confidence is not None and e.confidence < HEDGED_BELOW)
+    if (
+        _gate_says(e, "overconfident")
+        or e.confirmation != "confirmed"
+        and (
+            e.origin not in TRUSTED_ORIGINS
+            or e.confirmation == "pending"
+            or (e.confidence is not None and e.confidence < HEDGED_BELOW)
+        )
     ):
         return "overconfident"
     return "unexplained"
