@@ -9,7 +9,9 @@
 | `backup/nightly` | 04:30 daily |
 | `expire_memories/hourly` | every hour at :05 |
 | `erase_backups/weekly` | Sundays 05:00 |
+| `evaluate/weekly` | Mondays 06:00, over `PERMEM_EVAL_DATASETS` |
 | `forget/on-demand`, `rebuild_index/on-demand` | none: `permem`, `prefect deployment run`, UI |
+| `evaluate/on-demand` | none: over `PERMEM_EVAL_DATASETS` or the datasets given |
 
 Parameters are pydantic models, so the UI renders them as forms. Stopping this process pauses
 the schedules (Prefect's `serve`). `deployments/prefect.yaml` declares the same deployments for
@@ -27,15 +29,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo root: f
 
 from permem.settings import load_settings  # noqa: E402
 
-SCHEDULES: dict[str, tuple[str, str | None]] = {
-    # flow name -> (deployment name, cron or None for on demand)
-    "nightly_extract": ("nightly", "0 2 * * *"),
-    "verify_erasure": ("nightly", "0 4 * * *"),
-    "backup": ("nightly", "30 4 * * *"),
-    "expire_memories": ("hourly", "5 * * * *"),
-    "erase_backups": ("weekly", "0 5 * * 0"),
-    "forget": ("on-demand", None),
-    "rebuild_index": ("on-demand", None),
+SCHEDULES: dict[tuple[str, str], str | None] = {
+    # (flow name, deployment name) -> cron, or None for on demand
+    ("nightly_extract", "nightly"): "0 2 * * *",
+    ("verify_erasure", "nightly"): "0 4 * * *",
+    ("backup", "nightly"): "30 4 * * *",
+    ("expire_memories", "hourly"): "5 * * * *",
+    ("erase_backups", "weekly"): "0 5 * * 0",
+    ("forget", "on-demand"): None,
+    ("rebuild_index", "on-demand"): None,
+    ("evaluate", "weekly"): "0 6 * * 1",
+    ("evaluate", "on-demand"): None,
 }
 
 
@@ -47,6 +51,7 @@ def nightly_logs() -> str:
 def deployments() -> list[Any]:
     """Every permem flow as a `RunnerDeployment` with its schedule and default parameters."""
     from flows.backup import BackupParams, EraseBackupsParams, backup, erase_backups
+    from flows.evaluate import EvaluateParams, evaluate
     from flows.expire import ExpireParams, expire_memories
     from flows.forget import forget
     from flows.nightly import NightlyParams, nightly_extract
@@ -63,9 +68,10 @@ def deployments() -> list[Any]:
         "erase_backups": (erase_backups, {"params": EraseBackupsParams().model_dump()}),
         "forget": (forget, {}),
         "rebuild_index": (rebuild_index, {}),
+        "evaluate": (evaluate, {"params": EvaluateParams().model_dump()}),
     }  # fmt: skip
     built = []
-    for flow_name, (name, cron) in SCHEDULES.items():
+    for (flow_name, name), cron in SCHEDULES.items():
         flow, parameters = defaults[flow_name]
         built.append(
             flow.to_deployment(

@@ -148,7 +148,7 @@ def families_of(folder: Path) -> list[str]:
     return [f.strip() for f in match.group(1).split(",") if f.strip()]
 
 
-def _json_lines(path: Path) -> list[dict[str, Any]]:
+def json_lines(path: Path) -> list[dict[str, Any]]:
     if not path.is_file():
         raise BadInput(f"scenario file does not exist: {path}")
     rows = []
@@ -237,9 +237,9 @@ def _score_recall(
     from permem.recall import Recaller, parse_query
     from permem.runtime import runtime
 
-    queries = _json_lines(folder / str(step.get("queries", "queries.jsonl")))
+    queries = json_lines(folder / str(step.get("queries", "queries.jsonl")))
     gold = {
-        g["query_id"]: g for g in _json_lines(folder / str(step.get("gold", "gold_recall.jsonl")))
+        g["query_id"]: g for g in json_lines(folder / str(step.get("gold", "gold_recall.jsonl")))
     }
     rt = runtime(settings)
     recaller = Recaller(rt.db, rt.index, rt.embedder)
@@ -368,12 +368,22 @@ STEPS: dict[str, StepRunner] = {
 }
 
 
-def run_scenario(folder: Path, settings: Settings) -> ScenarioReport:
-    """Run one scenario's steps, in order, against the (fresh) stores of `settings`."""
+def run_scenario(
+    folder: Path,
+    settings: Settings,
+    *,
+    steps: Mapping[str, StepRunner] = STEPS,
+    script: Sequence[Mapping[str, Any]] | None = None,
+) -> ScenarioReport:
+    """Run one scenario's steps, in order, against the (fresh) stores of `settings`: its
+    `steps.jsonl`, or `script` when given; each step by its runner in `steps` (the lifecycle
+    evaluation swaps in its own `recall`)."""
     report = ScenarioReport(name=folder.name, families=families_of(folder))
-    for number, step in enumerate(_json_lines(folder / STEPS_FILE), start=1):
+    if script is None:
+        script = json_lines(folder / STEPS_FILE)
+    for number, step in enumerate(script, start=1):
         op = step.get("op")
-        runner = STEPS.get(str(op))
+        runner = steps.get(str(op))
         if runner is None:
             report.not_run = f"step {number} ({op}) and later: `{op}` is not supported yet"
             break

@@ -31,9 +31,9 @@ import serve  # noqa: E402  (deployments/serve.py)
 
 def test_every_served_deployment_builds_with_its_schedule() -> None:
     built = {(d.flow_name, d.name): d for d in serve.deployments()}
-    assert set(built) == {(flow, name) for flow, (name, _) in serve.SCHEDULES.items()}
-    for (flow, _name), deployment in built.items():
-        cron = serve.SCHEDULES[flow][1]
+    assert set(built) == set(serve.SCHEDULES)
+    for (flow, name), deployment in built.items():
+        cron = serve.SCHEDULES[(flow, name)]
         crons = [s.schedule.cron for s in deployment.schedules]  # type: ignore[union-attr]
         assert crons == ([cron] if cron else [])
         assert "permem" in deployment.tags
@@ -44,6 +44,8 @@ def test_every_served_deployment_builds_with_its_schedule() -> None:
         if deployment.parameters:
             loaded.validate_parameters(deployment.parameters)
     assert not built[("forget", "on-demand")].schedules  # deletion runs only on demand
+    assert not built[("evaluate", "on-demand")].schedules
+    assert [s.schedule.cron for s in built[("evaluate", "weekly")].schedules] == ["0 6 * * 1"]  # type: ignore[union-attr]
 
 
 def test_prefect_yaml_declares_the_same_deployments_and_each_entrypoint_loads(
@@ -56,16 +58,14 @@ def test_prefect_yaml_declares_the_same_deployments_and_each_entrypoint_loads(
         crons = [s["cron"] for s in entry.get("schedules", [])]
         found[(flow.name, entry["name"])] = crons
         parameters = json.loads(
-            json.dumps(entry.get("parameters", {})).replace(
-                "{{ $PERMEM_NIGHTLY_LOGS }}", str(tmp_path)
-            )
+            json.dumps(entry.get("parameters", {}))
+            .replace("{{ $PERMEM_NIGHTLY_LOGS }}", str(tmp_path))
+            .replace("{{ $PERMEM_EVAL_DATASETS }}", str(tmp_path))
         )
         if parameters:
             flow.validate_parameters(parameters)
         assert entry["work_pool"]["name"] == "permem"
-    expected = {
-        (flow, name): ([cron] if cron else []) for flow, (name, cron) in serve.SCHEDULES.items()
-    }
+    expected = {key: ([cron] if cron else []) for key, cron in serve.SCHEDULES.items()}
     assert found == expected
 
 

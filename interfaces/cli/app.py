@@ -5,7 +5,18 @@ from __future__ import annotations
 
 import typer
 
-from interfaces.cli import admin, backups, erasure, jobs, keys, memory, recall, serve, status
+from interfaces.cli import (
+    admin,
+    backups,
+    erasure,
+    evaluation,
+    jobs,
+    keys,
+    memory,
+    recall,
+    serve,
+    status,
+)
 from interfaces.cli._prefect import prefect_defaults
 
 __all__ = ["app", "main"]
@@ -42,6 +53,8 @@ app.command()(memory.explain)
 app.command()(memory.export)
 app.command()(memory.profile)
 eval_app.command("scenarios")(admin.eval_scenarios)
+eval_app.command("lifecycle")(evaluation.eval_lifecycle)
+eval_app.command("gate")(evaluation.eval_gate)
 app.command()(erasure.forget)
 app.command("verify-erasure")(erasure.verify_erasure)
 app.command("rebuild-index")(jobs.rebuild_index_command)
