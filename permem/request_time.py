@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
+from permem.temporal import _next_date, _next_day_of_month
 from permem.temporal_phrases import _MONTHS, _WEEKDAYS
 
 _MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
@@ -61,30 +62,6 @@ class Window:
     @property
     def is_now(self) -> bool:
         return self.start == self.last
-
-
-def _next_date(month: int, day: int, today: date) -> date | None:
-    for year in (today.year, today.year + 1):
-        try:
-            found = date(year, month, day)
-        except ValueError:
-            continue
-        if found >= today:
-            return found
-    return None
-
-
-def _next_day_of_month(day: int, today: date) -> date | None:
-    month, year = today.month, today.year
-    for _ in range(13):
-        try:
-            found = date(year, month, day)
-            if found >= today:
-                return found
-        except ValueError:
-            pass
-        month, year = (1, year + 1) if month == 12 else (month + 1, year)
-    return None
 
 
 def _days(match: re.Match[str], today: date, hour: int) -> tuple[date, date] | None:

@@ -118,6 +118,20 @@ def _next_date(month: int, day: int, today: date) -> date | None:
     return None
 
 
+def _next_day_of_month(day: int, today: date) -> date | None:
+    """The next date on or after `today` whose day of the month is `day`."""
+    month, year = today.month, today.year
+    for _ in range(13):
+        try:
+            found = date(year, month, day)
+            if found >= today:
+                return found
+        except ValueError:
+            pass
+        month, year = (1, year + 1) if month == 12 else (month + 1, year)
+    return None
+
+
 def _resolve_date(match: re.Match[str], today: date) -> date | None:
     g = match.groupdict()
     month_name = g.get("m1") or g.get("m2")
@@ -133,17 +147,7 @@ def _resolve_date(match: re.Match[str], today: date) -> date | None:
         day = {"end": last, "late": last, "middle": 15, "mid": 15}.get(part, 1)
         return _next_date(month, day, today)
     if g.get("d3") or g.get("d4"):
-        day = int(g.get("d3") or g["d4"])
-        month, year = today.month, today.year
-        for _ in range(13):
-            try:
-                candidate = date(year, month, day)
-                if candidate >= today:
-                    return candidate
-            except ValueError:
-                pass
-            month, year = (1, year + 1) if month == 12 else (month + 1, year)
-        return None
+        return _next_day_of_month(int(g.get("d3") or g["d4"]), today)
     if g.get("iso"):
         try:
             return date.fromisoformat(g["iso"])
