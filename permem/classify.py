@@ -275,6 +275,8 @@ def classify(candidate: Candidate) -> Classification:
             valid_from=max(validity.valid_from, named.valid_from),
             valid_until=named.valid_until,
         )
+    # "thunderstorm Monday morning, so I'll take the bus": the clause the claim is drawn from.
+    cause = _cause_before(text, candidate.context)
     if validity.valid_until is None and validity.valid_from == message.ts:
         # One day of its own ("no calls the day after tomorrow"), or the day its context
         # names ("so no meetings that day"): it holds that day only.
@@ -286,7 +288,7 @@ def classify(candidate: Candidate) -> Classification:
         )
         if span is None and candidate.context and POINTS_TO_DAY.search(text):
             span = single_day(candidate.context, message.ts, told=False)
-        if span is None and (cause := _cause_before(text, candidate.context)) is not None:
+        if span is None and cause is not None:
             # "thunderstorm Monday morning, so I'll take the bus": what the day brings is
             # done that day only.
             span = single_day(cause, message.ts)
@@ -303,7 +305,6 @@ def classify(candidate: Candidate) -> Classification:
     ):
         # Whatever words name the days, a claim about one occasion holds until it is over
         # (from when it is said: "the 13:10 coach on 31 July" helps plan the days before).
-        cause = _cause_before(text, candidate.context)
         span = occasion(support, message.ts, doc=candidate.doc) or (
             occasion(cause, message.ts, doc=candidate.doc) if cause is not None else None
         )

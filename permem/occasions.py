@@ -28,13 +28,14 @@ from datetime import date, datetime, time, timedelta
 from spacy.tokens import Doc
 
 from permem.request_time import periods
-from permem.temporal_phrases import _LASTING_CHANGE, _TOLD_AFTER
+from permem.temporal_phrases import _HABITUAL, _LASTING_CHANGE, _TOLD_AFTER
 
+# Habit and frequency beyond `_HABITUAL`'s ("every", "usually", "Saturdays"), and dates kept
+# every year or month.
 _RECURS = re.compile(
-    r"\b(?:every|each|always|usually|normally|typically|generally|often|whenever|weekly|daily|"
-    r"nightly|monthly|fortnightly|yearly|annually|per\s+(?:day|week|month|year)|"
-    r"a\s+(?:day|week|month|year)\b|these\s+days|nowadays|most\s+(?:days|weeks|nights|mornings)|"
-    r"(?:mon|tues|wednes|thurs|fri|satur|sun)days|mornings|afternoons|evenings|nights|weekends|"
+    r"\b(?:often|weekly|daily|nightly|monthly|fortnightly|yearly|annually|"
+    r"per\s+(?:day|week|month|year)|a\s+(?:day|week|month|year)\b|these\s+days|nowadays|"
+    r"most\s+(?:days|weeks|nights|mornings)|mornings|afternoons|evenings|nights|weekends|"
     r"birthday|anniversary|payday|rent|wages|salary|paid)\b",
     re.IGNORECASE,
 )
@@ -95,7 +96,7 @@ def occasion(
 ) -> tuple[datetime, datetime] | None:
     """The local [start, end) of the occasion `text`, said at `ts`, is about, if it names one
     (see the module docstring); None for a schedule, a change that lasts, the past, or no day."""
-    if _RECURS.search(text) or _LASTING_CHANGE.search(text) or _OPEN_START.search(text):
+    if any(p.search(text) for p in (_HABITUAL, _RECURS, _LASTING_CHANGE, _OPEN_START)):
         return None
     if _past(text, doc):
         return None

@@ -66,6 +66,7 @@ from permem.recall_filter import (
 )
 from permem.recall_query import MAX_K, RecallAnswer, Recalled, RecallQuery, parse_query
 from permem.records import UserMemory
+from permem.request_time import Window, about
 from permem.stores.database import (
     Database,
     register_tenant,
@@ -208,9 +209,10 @@ class Recaller:
         # Read from the query's text once; the re-check judges by the same reading.
         factual = is_factual_question(query.text, query.subject)
         for_whom = request_for_whom(query.text, query.subject)
+        when = about(query.text, query.ts)
         survivors, filtered = usable(
             records, query, blocked, factual=factual, access=access, for_whom=for_whom,
-            others=speaking,
+            when=when, others=speaking,
         )  # fmt: skip
         answer.filtered_out.update(filtered)
         ranked, below = above_floor(self._rank(query, survivors), self._floor)
@@ -219,8 +221,9 @@ class Recaller:
         ranked = ranked[: max(query.k * 2, query.k + 5)]
         with tenant_transaction(self._db.app, query.tenant) as conn:
             confirmed = self._recheck(
-                conn, query, access, [r for r, _ in ranked], factual=factual, for_whom=for_whom
-            )
+                conn, query, access, [r for r, _ in ranked], factual=factual, for_whom=for_whom,
+                when=when,
+            )  # fmt: skip
             answer.records = [
                 Recalled(record, score, conflicts(query.text, record))
                 for record, score in ranked
@@ -274,6 +277,7 @@ class Recaller:
         *,
         factual: bool,
         for_whom: ForWhom,
+        when: Window,
     ) -> set[uuid.UUID]:
         """The ids among `ranked` that PostgreSQL still allows, read afresh (the grants as
         authorized at the start of the request: a revocation meanwhile is not seen)."""
@@ -287,7 +291,8 @@ class Recaller:
         return {
             r.id
             for r in fresh
-            if str(r.id) not in blocked and exclusion(r, query, factual, access, for_whom) is None
+            if str(r.id) not in blocked
+            and exclusion(r, query, factual, access, for_whom, when) is None
         }
 
     def _salt(self, conn: Connection, tenant: str) -> bytes:

@@ -29,7 +29,7 @@ from permem.grants import ALL_SCOPES, covers, owns_memory
 from permem.recall_choice import replaced_from_start, shadowed_imports, superseded_in_time
 from permem.recall_query import RecallQuery
 from permem.records import DEFAULT_SCOPE, Confirmation, Kind, Origin, Status, UserMemory
-from permem.request_time import about
+from permem.request_time import Window, about
 from permem.stores.memories import record_from_row
 from permem.stores.schema import grants, memories
 
@@ -177,10 +177,11 @@ def exclusion(
     factual: bool,
     access: Access = OWN_MEMORY,
     for_whom: ForWhom | None = None,
+    when: Window | None = None,
 ) -> str | None:
     """Why `record` may not be used for `query` by an actor with `access` (None: it may).
-    `for_whom`: whom the request serves (`permem.extraction.for_whom`; read from the query
-    when None).
+    `for_whom`: whom the request serves (`permem.extraction.for_whom`), `when`: the time it
+    is about (`permem.request_time.about`); each read from the query when None.
     Pure; order matters only for the counts in the log."""
     if record.status is Status.SESSION_ONLY:
         # A request that names its session sees that session's claims only; one that names
@@ -194,7 +195,7 @@ def exclusion(
         return f"confirmation_{record.confirmation.value}"
     # Validity is judged over the time the request is about ("next Wednesday"), not only the
     # moment it is made; what was said after the request is never used.
-    when = about(query.text, query.ts)
+    when = when or about(query.text, query.ts)
     if record.valid_from > when.last or (not when.is_now and record.observed_at > query.ts):
         return "not_yet_valid"
     if (
@@ -241,6 +242,7 @@ def usable(
     factual: bool,
     access: Access = OWN_MEMORY,
     for_whom: ForWhom | None = None,
+    when: Window | None = None,
     others: Sequence[UserMemory] = (),
 ) -> tuple[list[UserMemory], Counter[str]]:
     """The records of one subject that recall may use for `query`, in their order, and the
@@ -249,11 +251,12 @@ def usable(
     `replaced_from_start`). `others`: the subject's claims outside `records` that an import
     among them may give way to (`speakers`). Pure."""
     filtered: Counter[str] = Counter()
+    when = when or about(query.text, query.ts)  # read once for every record
     shadowed = shadowed_imports([*records, *others], query.ts)
     survivors: list[UserMemory] = []
     for record in records:
         reason = "erasure_ledger" if str(record.id) in blocked else None
-        reason = reason or exclusion(record, query, factual, access, for_whom)
+        reason = reason or exclusion(record, query, factual, access, for_whom, when)
         if reason is None and record.id in shadowed:
             reason = "user_statement_preferred"
         if reason is None:

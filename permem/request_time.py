@@ -15,7 +15,6 @@ and does not end by `start` (`permem.recall_filter.exclusion`).
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
@@ -141,7 +140,6 @@ def periods(text: str, ts: datetime) -> list[tuple[date, date]]:
     return found
 
 
-@functools.lru_cache(maxsize=4096)
 def about(text: str, ts: datetime) -> Window:
     """The window of time the request `text`, made at `ts`, is about (see the module
     docstring); `Window(ts, ts)` when it names none."""

@@ -134,6 +134,13 @@ def user_line(
     }  # fmt: skip
 
 
+def ingest(settings: Settings, log: Path, records: Iterable[dict[str, Any]]) -> None:
+    """Write `records` to `log` and run the nightly pipeline over it, in process."""
+    from permem import nightly
+
+    nightly.run(settings, write_jsonl(log, records))
+
+
 def nightly_cli(settings: Settings, log: Path, records: Iterable[dict[str, Any]]) -> Any:
     """Run the nightly pipeline over `records` (written to `log`) with the hashing embedder;
     return a Typer CliRunner on the same stores."""

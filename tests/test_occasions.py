@@ -10,13 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from permem import nightly
 from permem.extraction.modality import changed_state, retracts, takes_back
 from permem.nlp import load_pipeline
 from permem.occasions import occasion
 from permem.request_time import about, periods
 from permem.settings import Settings
-from tests.conftest import recalled_claims, user_line, write_jsonl
+from tests.conftest import ingest, recalled_claims, user_line
 
 ZONE = timezone(timedelta(hours=2))
 FRIDAY = datetime(2026, 6, 12, 17, 30, tzinfo=ZONE)  # a Friday afternoon
@@ -124,7 +123,8 @@ def test_an_occasion_and_a_request_about_another_day_through_the_stores(
     settings: Settings, tmp_path: Path
 ) -> None:
     """The skipped session is not used for a day after it; the weekly one is."""
-    log = write_jsonl(
+    ingest(
+        settings,
         tmp_path / "log.jsonl",
         [
             user_line("m1", "My pottery class is on Tuesday evenings, every week.",
@@ -133,7 +133,6 @@ def test_an_occasion_and_a_request_about_another_day_through_the_stores(
                       turn=1, ts="2026-06-08T09:00:00+02:00"),
         ],
     )  # fmt: skip
-    nightly.run(settings, log)
     this_week = recalled_claims(
         settings, "am I free on Tuesday evening?", ts="2026-06-08T12:00:00+02:00"
     )
@@ -181,7 +180,8 @@ def test_a_moment_a_question_or_a_plain_schedule_is_no_revision(said: str) -> No
 def test_a_new_state_without_an_i_replaces_the_old_through_the_stores(
     settings: Settings, tmp_path: Path
 ) -> None:
-    log = write_jsonl(
+    ingest(
+        settings,
         tmp_path / "log.jsonl",
         [
             user_line("m1", "Noor's swimming lesson is on Monday afternoons.",
@@ -190,7 +190,6 @@ def test_a_new_state_without_an_i_replaces_the_old_through_the_stores(
                       turn=1, ts="2026-06-01T09:00:00+02:00"),
         ],
     )  # fmt: skip
-    nightly.run(settings, log)
     claims = recalled_claims(
         settings, "which afternoon is Noor busy after school?", ts="2026-06-20T12:00:00+02:00"
     )

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from permem import nightly
 from permem.extraction.context import meaning
 from permem.extraction.for_whom import ForWhom, claim_for_whom
 from permem.settings import Settings
-from tests.conftest import recalled_claims, user_line, write_jsonl
+from tests.conftest import ingest, recalled_claims, user_line
 
 
 def test_whom_a_claim_is_for_follows_what_it_points_back_to() -> None:
@@ -25,7 +24,8 @@ def test_whom_a_claim_is_for_follows_what_it_points_back_to() -> None:
 def test_a_rule_for_someone_else_said_by_reference_is_not_applied_to_the_user_alone(
     settings: Settings, tmp_path: Path
 ) -> None:
-    log = write_jsonl(
+    ingest(
+        settings,
         tmp_path / "log.jsonl",
         [
             user_line("m1", "When I eat alone it's spicy food all the way.",
@@ -34,7 +34,6 @@ def test_a_rule_for_someone_else_said_by_reference_is_not_applied_to_the_user_al
                       "meat-free, she won't touch it.", turn=1, ts="2026-04-03T18:00:00Z"),
         ],
     )  # fmt: skip
-    nightly.run(settings, log)
     alone = recalled_claims(
         settings, "suggest a dinner just for me tonight", ts="2026-04-10T12:00:00Z"
     )
