@@ -6,13 +6,16 @@
 2. starts `deployments/serve.py` against it, with permem's stores in a temporary PERMEM_HOME (the
    embedded PostgreSQL, or the database PERMEM_DATABASE_URL names) and examples/sample-log.jsonl
    as PERMEM_NIGHTLY_LOGS;
-3. runs `nightly_extract/nightly`, then `forget/on-demand` for the log's first account, through
-   the API, and waits until both are Completed;
-4. opens the runs page, the nightly run's Artifacts tab and the artifacts page in headless
-   Chromium, driven over the DevTools protocol: the UI fills itself in from the API after the
-   page has loaded, so a page counts as rendered once its text holds the runs' names and the
-   artifact keys;
-5. writes the runs page above the nightly run's artifacts as one PNG (`--screenshot`);
+3. runs `nightly_extract/nightly`, then `forget/on-demand` for the log's first account, then
+   `evaluate/on-demand` over a few scenarios of the generated corpus (`permem.corpus`, written
+   into the work folder), through the API, and waits until all three are Completed;
+4. opens the runs page, the nightly run's Artifacts tab, the artifacts page and the evaluate
+   run's chart artifact in headless Chromium, driven over the DevTools protocol: the UI fills
+   itself in from the API after the page has loaded, so a page counts as rendered once its text
+   holds the runs' names and the artifact keys, and the chart once its PNG has been decoded
+   (an image whose natural size is the chart's);
+5. writes the runs page above the nightly run's artifacts and the evaluate chart as one PNG
+   (`--screenshot`);
 6. stops everything it started, and any process that still carries its PREFECT_HOME.
 
 Exit 0 when every check passed; 1 with one line on standard error naming the check that failed;
@@ -59,6 +62,12 @@ SAMPLE_LOG = ROOT / "examples" / "sample-log.jsonl"
 DEFAULT_SCREENSHOT = ROOT / "docs" / "prefect-ui.png"
 NIGHTLY = "nightly_extract/nightly"
 FORGET = "forget/on-demand"
+EVALUATE = "evaluate/on-demand"
+# The evaluate run's datasets: one development-half variant of these corpus families, enough
+# for every variant of the lifecycle evaluation to have queries, small enough to take seconds.
+EVALUATE_FAMILIES = frozenset({"scope", "correction"})
+# Decoded, the chart is wider than this: a broken or stripped image is not.
+CHART_MIN_WIDTH = 400
 # The connection to an existing database is the only part of the caller's permem settings the
 # check uses; every other store lives in its own PERMEM_HOME.
 PASSED_THROUGH = ("PERMEM_DATABASE_URL", "PERMEM_APP_ROLE", "PERMEM_APP_PASSWORD")
@@ -137,6 +146,10 @@ def check(chromium: str, workdir: Path, logs: Path, screenshot: Path, timeout: f
         }
         forget = _run(FORGET, {"params": target}, processes, serve, timeout)
         _say(f"{FORGET} {forget.name} Completed")
+        datasets = _evaluation_corpus(workdir / "corpus")
+        evaluate_params = {"datasets": [str(datasets)], "fail_on_gate": False}
+        evaluate = _run(EVALUATE, {"params": evaluate_params}, processes, serve, timeout)
+        _say(f"{EVALUATE} {evaluate.name} Completed")
 
         ui = f"http://127.0.0.1:{port}/v2"  # the UI Prefect 3.9 opens by default
         browser = Browser.start(processes, chromium, workdir / "chromium")
@@ -152,11 +165,67 @@ def check(chromium: str, workdir: Path, logs: Path, screenshot: Path, timeout: f
             ["nightly-summary", "nightly-gate-reasons", "nightly-quarantine", "gx-batch-"],
             height=960,
         )
-        browser.show(f"{ui}/artifacts", ["forget-summary", "nightly-summary", "gx-batch-"])
-        _say("the runs page, the nightly run's artifacts and the artifacts page show them")
+        browser.show(
+            f"{ui}/artifacts",
+            ["forget-summary", "nightly-summary", "gx-batch-", "evaluate-chart", "evaluate-gate"],
+        )
+        chart = _chart_page(ui, evaluate.id, browser)
+        _say("the runs page, the nightly and evaluate runs' artifacts and the chart show them")
         screenshot.parent.mkdir(parents=True, exist_ok=True)
-        screenshot.write_bytes(browser.stack([runs_page, artifacts_tab]))
-    return [f"{NIGHTLY} {nightly.name}", f"{FORGET} {forget.name}"]
+        screenshot.write_bytes(browser.stack([runs_page, artifacts_tab, chart]))
+    return [f"{NIGHTLY} {nightly.name}", f"{FORGET} {forget.name}", f"{EVALUATE} {evaluate.name}"]
+
+
+def _evaluation_corpus(folder: Path) -> Path:
+    """A few generated scenarios for the evaluate run (the check must not need shared data)."""
+    from permem import corpus
+
+    written = corpus.generate(folder, half="dev", per_template=2, families=set(EVALUATE_FAMILIES))
+    if not written:
+        raise CheckFailed(f"the corpus has no scenario of {sorted(EVALUATE_FAMILIES)}")
+    return folder
+
+
+def _artifact_id(key: str, run_id: Any) -> Any:
+    """The id of the artifact `key` that flow run `run_id` created."""
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import (
+        ArtifactFilter,
+        ArtifactFilterFlowRunId,
+        ArtifactFilterKey,
+    )
+
+    wanted = ArtifactFilter(
+        key=ArtifactFilterKey(any_=[key]), flow_run_id=ArtifactFilterFlowRunId(any_=[run_id])
+    )
+    with get_client(sync_client=True) as client:
+        found = client.read_artifacts(artifact_filter=wanted)
+    if not found:
+        raise CheckFailed(f"flow run {run_id} has no artifact {key}")
+    return found[0].id
+
+
+def _chart_page(ui: str, run_id: Any, browser: Browser) -> bytes:
+    """The evaluate run's Artifacts tab, then its chart artifact's page, once the chart's PNG is
+    decoded there; a PNG of that page."""
+    browser.show(
+        f"{ui}/runs/flow-run/{run_id}?tab=Artifacts",
+        ["evaluate-variants", "evaluate-strata", "evaluate-chart", "evaluate-gate"],
+    )
+    page = browser.show(
+        f"{ui}/artifacts/artifact/{_artifact_id('evaluate-chart', run_id)}",
+        ["Lift vs wrong personalization"],
+        height=1100,
+    )
+    widths = browser.evaluate(
+        "Array.from(document.images).filter(i => i.src.startsWith('data:image/png'))"
+        ".map(i => i.complete ? i.naturalWidth : 0)"
+    )
+    if not widths or max(widths) < CHART_MIN_WIDTH:
+        raise CheckFailed(
+            f"the evaluate-chart artifact shows no decoded chart (PNG images' widths: {widths})"
+        )
+    return page
 
 
 def _environment(workdir: Path, api: str, logs: Path) -> dict[str, str]:

@@ -1,6 +1,6 @@
 """The Prefect UI, in headless Chromium, shows permem's runs and artifacts: deployments/ui_check.py
-end to end (a Prefect server, serve.py, a nightly and a forget run, the pages, a screenshot),
-with nothing left running afterwards."""
+end to end (a Prefect server, serve.py, a nightly, a forget and an evaluate run, the pages, the
+evaluate chart decoded, a screenshot), with nothing left running afterwards."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def test_prefect_ui_shows_the_runs_and_their_artifacts(database_url: str, tmp_pa
         env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     try:
-        out, err = check.communicate(timeout=240)
+        out, err = check.communicate(timeout=360)
     except subprocess.TimeoutExpired:
         check.terminate()  # the script stops everything it started, then exits 1
         out, err = check.communicate(timeout=90)
@@ -49,7 +49,7 @@ def test_prefect_ui_shows_the_runs_and_their_artifacts(database_url: str, tmp_pa
             os.kill(pid, signal.SIGKILL)
 
     assert check.returncode == 0, f"{err.strip() or out.strip()} (process logs in {work})"
-    assert "ok:" in out and "forget/on-demand" in out
+    assert "ok:" in out and "forget/on-demand" in out and "evaluate/on-demand" in out
     assert not left, f"processes left running: {left}"
     png = screenshot.read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
