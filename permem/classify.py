@@ -126,11 +126,20 @@ _EVERYWHERE = re.compile(
     re.IGNORECASE,
 )
 
+# A reach bounded by the place it is said in: "for everything in this trip plan", "anywhere in
+# this doc", "throughout the current project". A universal inside such a bound quantifies over
+# that place, not over the user's life.
+_HERE_ONLY = re.compile(
+    r"\b(?:in|on|for|within|throughout|across|of)\s+(?:this|these|the\s+current)\s+"
+    r"(?!(?:is|was|one\s+of)\b)[a-z]",
+    re.IGNORECASE,
+)
+
 
 def scope_of(message_scope: str, claim: str) -> str:
     """The claim's scope: its message's, or `global` when the claim says it reaches
-    everywhere."""
-    if message_scope != "global" and _EVERYWHERE.search(claim):
+    everywhere and does not bound that reach to the place it is said in."""
+    if message_scope != "global" and _EVERYWHERE.search(claim) and not _HERE_ONLY.search(claim):
         return "global"
     return message_scope
 

@@ -348,6 +348,12 @@ def test_reach_third_persons_and_durations_held() -> None:
 
     assert scope_of("project:thesis", "no serial comma, anywhere") == "global"
     assert scope_of("project:thesis", "always past tense in this one") == "project:thesis"
+    # A universal bounded by the place it is said in stays there.
+    assert scope_of("project:trip", "Celsius for everything in this itinerary") == "project:trip"
+    assert scope_of("project:book", "no contractions anywhere within the current draft") == (
+        "project:book"
+    )
+    assert scope_of("project:book", "no contractions anywhere, in all my writing") == "global"
     # How long something has held is no end; how long it will hold is.
     assert resolve("dairy-free for three years now", TS).valid_until is None
     assert resolve("dairy-free for three weeks", TS).valid_until is not None
