@@ -302,10 +302,12 @@ def _whole_month(text: str, ts: datetime) -> tuple[datetime, datetime] | None:
 
 def has_bound(text: str) -> bool:
     """The text names when something ends or starts (cheap: patterns only)."""
+    from permem import bounds  # reads the days with this module's day reader
+
     return any(
         p.search(text)
         for p in (_UNTIL, _UNTIL_MONTH, _FOR, _FROM, _NEXT, GOVERNED, _RANGE, _ONE_MONTH)
-    )
+    ) or bounds.names_bound(text)
 
 
 def starts(text: str, ts: datetime) -> datetime | None:
@@ -334,11 +336,13 @@ def resolve(text: str, ts: datetime, *, plan: bool = False, one_off: bool = Fals
     `one_off`: the extractor already saw a one-off cue ("for this trip only").
     A span named by both ends, or a whole month, is the claim's validity (`span`).
     """
+    from permem import bounds  # reads the days with this module's day reader
+
     one_off = one_off or _TONIGHT.search(text) is not None
     named = None if _HABITUAL.search(text) else span(text, ts)
     if named is not None:
         return Validity(valid_from=named[0], valid_until=named[1], one_off=one_off)
-    valid_from = starts(text, ts) or ts
+    valid_from = starts(text, ts) or bounds.start_day(text, ts) or ts
     valid_until: datetime | None = None
     if plan and valid_from == ts:
         upcoming = _NEXT.search(text)
@@ -371,6 +375,13 @@ def resolve(text: str, ts: datetime, *, plan: bool = False, one_off: bool = Fals
             n_text = duration.group("n").lower()
             n = int(n_text) if n_text.isdigit() else _NUMBERS.get(n_text.replace("a ", "", 1), 1)
             valid_until = _add(valid_from, n, duration.group("unit"))
+    if valid_until is None:
+        # Any other wording of a day after an end marker ("until August the 3rd", "till
+        # around the 20th", "until the new year"), or a stretch ahead ("for the next
+        # fortnight"): `permem.bounds`.
+        valid_until = bounds.end_day(text, valid_from)
+        if valid_until is None and not _ALREADY.search(text):
+            valid_until = bounds.ahead(text, valid_from)
     if valid_until is None and not plan:
         this = _THIS.search(text)
         if this and re.search(r"\b(?:only|just|for|busy|until|during|away)\b", text, re.I):

@@ -88,6 +88,14 @@ _FROM = re.compile(
     rf"(?:(?:the\s+)?(?P<date>{_DATE})|(?P<month>{_MONTH_RE})\b)",
     re.IGNORECASE,
 )
+# Who or what a clause of time is about: "until *the knee* heals", "while *they*'re here".
+_CLAUSE_SUBJECT = (
+    r"i|we|you|he|she|they|it|that|this|everything|things|i'm|we're|you're|he's|she's|they're|"
+    r"it's|that's|(?:the|my|our|his|her|their|your)\s+(?:[\w'-]+\s+){0,2}?[\w'-]+(?=\s+(?:is|are|"
+    r"'s|gets?|comes?|goes|ends?|heals?|finish(?:es)?|wraps?|clears?|opens?|reopens?|arrives?|"
+    r"leaves?|starts?|begins?|returns?|passes|settles?|improves?|lifts?|recovers?|stays?|"
+    r"was|were|has|have)\b)"
+)
 # A time phrase that governs by reference to a period named before: "until then", "before
 # that", "till that date", "while I'm there", "for that period", "in the meantime", "hold me
 # to it" (a commitment's own period).
@@ -102,7 +110,24 @@ GOVERNED = re.compile(
     r"\b(?:until|till|til|before|by)\s+(?:i'm|i\s+am|i\s+get|i\s+come|we're|we\s+get|we\s+come)\s+"
     r"(?:back|home|in)\b|\b(?:until|till|til|before)\s+(?:i|we)\s+(?:return|get\s+back|come\s+back|"
     r"(?:fly|go|head|get)\s+home|leave)\b|\bfor\s+now\b|\bduring\s+my\s+(?:stay|trip|visit|leave)\b|"
-    r"\bwhile\s+i'm\s+(?:here|there|away|in\s+town|on\s+\w+)\b",
+    r"\bwhile\s+i'm\s+(?:here|there|away|in\s+town|on\s+\w+)\b|"
+    # Structurally, whatever the words: "until" and "as long as" with a clause of their own
+    # ("until the knee heals", "until they leave", "as long as it lasts"); "while" with a state
+    # ("while they're here", "while the kitchen is out of action", not "while I work"); a
+    # period pointed at ("during that stretch", "for those weeks", "for the duration").
+    # ("until I say otherwise" is no bound at all.)
+    r"\b(?:until|till|til|(?:for\s+)?(?:as|so)\s+long\s+as)\s+"
+    r"(?!(?:i|we)\s+(?:say|tell|change|decide|let)\b)"
+    rf"(?:{_CLAUSE_SUBJECT})\s+"
+    r"(?!(?:\d|(?:the\s+)?(?:end|start|beginning|middle)\b))[a-z']+|"
+    r"\b(?:while|whilst)\s+(?!(?:i'm|i\s+am|you're|we're)\s+at\s+it\b)"
+    r"(?:(?:i|we|you|he|she|they|it|that|this)(?:'re|'s|'m|\s+(?:is|are|am|was|were|stay|stays|"
+    r"remain|remains)\b)|(?:the|my|our|his|her|their|your)\s+(?:[\w'-]+\s+){0,2}?[\w'-]+\s+"
+    r"(?:is|are|was|were|stays?|remains?)\b)|"
+    r"\b(?:during|throughout)\s+(?:that|those|these|it)\b|"
+    r"\b(?:for|over|through|across|in)\s+(?:that|those|these)\s+(?:[\w'-]+\s+)?(?:time|period|"
+    r"days?|weeks?|months?|stretch|spell|phase|window|stint|trip|stay|visit|break|leave|while|"
+    r"fortnight)\b|\bfor\s+the\s+(?:duration|time\s+being)\b|\bin\s+the\s+interim\b",
     re.IGNORECASE,
 )
 _ALREADY = re.compile(

@@ -1,0 +1,204 @@
+"""A bound read as a marker and the time phrase after it, whatever words name the day.
+
+`permem.temporal`'s patterns know the common shapes of a date ("until Feb 5", "the 3rd of
+August"). A person has many more ("until August the 3rd", "till around the 20th", "from next
+month", "until the new year", "over the next three weeks"). This module reads the structure
+instead of the wording: a **marker** says which end of the claim's validity the phrase names
+(`until`, `till`, `through`, `up to`: the end; `from`, `starting`, `as of`, `beginning`,
+`after`: the start), and the **phrase** after it, up to where the clause goes on, is read as a
+day: by temporal's own patterns first, then by `dateparser` (maintained), anchored at the
+message's local time and preferring days to come. A phrase is read only when it holds a word of
+time (a digit, a month, a weekday, a unit, a named day), so "until I'm back" or "from my
+sister" are left to what reads clauses (`permem.temporal.GOVERNED`).
+
+A duration said as a stretch ahead ("for the next fortnight", "over the coming three weeks",
+"the next 10 days") ends the claim that long after the message; "in two weeks I start" starts
+it then. Pure functions; nothing here reads the clock.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, date, datetime, time, timedelta
+
+from permem.temporal import _add, _parse_day
+from permem.temporal_phrases import _MONTH_RE, _NUMBERS
+
+__all__ = ["ahead", "end_day", "names_bound", "start_day"]
+
+_END = re.compile(r"\b(?:up\s+until|up\s+till|until|till|til|through|thru|up\s+to)\s+", re.I)
+_START = re.compile(
+    r"\b(?:from|starting(?:\s+(?:on|from|in))?|as\s+of|beginning(?:\s+(?:on|in))?|"
+    r"effective|after)\s+",
+    re.IGNORECASE,
+)
+# Where the phrase ends: punctuation, or a word that goes on with the clause.
+_STOP = re.compile(
+    r"[,.;:!?()\"]|\s(?:and|but|so|or|then|because|as|while|when|if|i|i'm|i'll|i've|we|we're|"
+    r"we'll|you|they|he|she|it|it's|that|which|who|for|to|at|with|without|please|no|not)\b",
+    re.IGNORECASE,
+)
+_HEDGE = re.compile(
+    r"^(?:(?:around|about|roughly|approximately|circa|sometime|some\s+time|probably|"
+    r"maybe|at\s+least|at\s+the\s+earliest|at\s+the\s+latest|on|in)\s+)+",
+    re.IGNORECASE,
+)
+_WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+# A word of time: without one the phrase names no day ("until I'm back", "from my sister").
+_TIME_WORD = re.compile(
+    # A number is a day only as an ordinal, a year or an ISO date ("after 11" is an hour).
+    rf"\b\d{{1,2}}(?:st|nd|rd|th)\b|\b(?:19|20)\d\d\b|\b(?:{_MONTH_RE})\b|\b{_WEEKDAY}\b|"
+    r"\b(?:tomorrow|tonight|weekend|week|fortnight|month|quarter|year|new\s+year|christmas|easter|spring|summer|autumn|fall|winter)\b",
+    re.IGNORECASE,
+)
+# "May" and "March" are verbs as often as months: a month alone is read only as a month
+# word the phrase starts with ("until May", "from March 3").
+_MODAL_MONTH = re.compile(r"\b(?:may|march)\b", re.IGNORECASE)
+# "08/03" is the 3rd of August in one country and the 8th of March in another: not read; nor
+# is a time of day ("from 6:30", "after 4pm").
+_SLASHED = re.compile(r"\d\s*/\s*\d|\d\s*(?:am|pm|a\.m\.|p\.m\.|o'clock|h)\b|\d:\d\d", re.I)
+_NEW_YEAR = re.compile(r"^(?:the\s+)?new\s+year(?:'s)?(?:\s+day)?$", re.IGNORECASE)
+_YEAR = re.compile(r"^(?:20\d\d)$")
+_IN_UNITS = re.compile(
+    r"^in\s+(?P<n>\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"(?:a\s+)?couple\s+of|(?:a\s+)?few)\s+(?P<unit>day|week|fortnight|month|year)s?$",
+    re.IGNORECASE,
+)
+_RELATIVE = re.compile(r"^(?P<which>next|this|the\s+coming)\s+(?P<unit>week|month|year)$", re.I)
+# A stretch ahead: "for the next fortnight", "over the coming three weeks", "the next 10
+# days", "for another 3 weeks", "within the next two months".
+_AHEAD = re.compile(
+    r"(?:\b(?:for|over|during|within|throughout)\s+(?:the\s+)?|\bthe\s+)(?:next|coming|following)\s+"
+    r"(?:(?P<n>\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"couple\s+of|few)\s+)?(?P<unit>day|week|fortnight|month|year)(?P<plural>s)?\b",
+    re.IGNORECASE,
+)
+_AHEAD_PAST = re.compile(r"\b(?:past|last|previous)\s+$", re.IGNORECASE)
+# "in two weeks I start the new job", "in a month we move": a change that starts later.
+_IN_UNITS_OPENS = re.compile(
+    r"^\W*in\s+(?P<n>\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"(?:a\s+)?couple\s+of|(?:a\s+)?few)\s+(?P<unit>day|week|fortnight|month|year)s?(?:'\s*time)?"
+    r"\s*,?\s+(?:i|i'm|i'll|we|we're|we'll)\b",
+    re.IGNORECASE,
+)
+_MAX_WORDS = 6
+_REFERENCE = datetime(2000, 1, 3, 12, tzinfo=UTC)
+
+
+def _count(text: str) -> int:
+    return int(text) if text.isdigit() else _NUMBERS.get(" ".join(text.lower().split()), 1)
+
+
+def _later(day: date, n: int, unit: str) -> date:
+    return _add(datetime.combine(day, time(12)), n, unit).date()
+
+
+def _phrase(text: str, at: int) -> str:
+    """The time phrase that starts at `at`: up to where the clause goes on, at most a few
+    words."""
+    rest = text[at:]
+    stop = _STOP.search(rest)
+    phrase = rest[: stop.start()] if stop else rest
+    return " ".join(phrase.split()[:_MAX_WORDS])
+
+
+def _day(phrase: str, ts: datetime) -> tuple[date, bool] | None:
+    """The day `phrase` names, the next one on or after the message's local day, and whether
+    the phrase names a longer period that starts that day ("2027", "next month", "the new
+    year": "until" then means until it starts); None when it names no day."""
+    phrase = _HEDGE.sub("", phrase.strip())
+    if not phrase or _TIME_WORD.search(phrase) is None or _SLASHED.search(phrase):
+        return None
+    today = ts.date()
+    if _NEW_YEAR.match(phrase):
+        return date(today.year + 1, 1, 1), True
+    if _YEAR.match(phrase):
+        year = int(phrase)
+        return (date(year, 1, 1), True) if year > today.year else None
+    units = _IN_UNITS.match(phrase)
+    if units:
+        return _later(today, _count(units.group("n")), units.group("unit")), False
+    relative = _RELATIVE.match(phrase)
+    if relative:
+        unit, which = relative.group("unit").lower(), relative.group("which").lower()
+        if which == "this":
+            return None  # "until this week" says little; the patterns read "this week"
+        if unit == "week":
+            return today + timedelta(days=7 - today.weekday()), True
+        if unit == "month":
+            return date(today.year + (today.month == 12), today.month % 12 + 1, 1), True
+        return date(today.year + 1, 1, 1), True
+    words = phrase.split()
+    if _MODAL_MONTH.fullmatch(words[0]) and len(words) > 1 and not re.match(r"\d", words[1]):
+        return None  # "until may be", "from march on": not a date
+    month_only = re.fullmatch(rf"(?:early\s+)?(?:{_MONTH_RE})", phrase, re.IGNORECASE)
+    # The longest prefix that reads as a day: "August the 3rd at noon" reads "August the 3rd".
+    for size in range(len(words), 0, -1):
+        prefix = " ".join(words[:size])
+        if _TIME_WORD.search(prefix) is None:
+            break
+        found = _parse_day(prefix, ts)
+        if found is not None:
+            return (found, month_only is not None) if found >= today else None
+    return None
+
+
+def end_day(text: str, ts: datetime) -> datetime | None:
+    """When a claim said at `ts` ends, read from an end marker and the day after it: the
+    local midnight after that day (an end date is inclusive of its day), or None."""
+    for marker in _END.finditer(text):
+        found = _day(_phrase(text, marker.end()), ts)
+        if found is not None:
+            day, period = found
+            # "until Friday" holds through Friday; "until 2027" ends as 2027 begins.
+            last = day if period else day + timedelta(days=1)
+            return datetime.combine(last, time(0), tzinfo=ts.tzinfo)
+    return None
+
+
+def start_day(text: str, ts: datetime) -> datetime | None:
+    """When a claim said at `ts` starts, read from a start marker and the day after it (the
+    day after it for "after"), or from an opening "in two weeks I …": local midnight of that
+    day, if it is still to come; else None."""
+    today = ts.date()
+    opens = _IN_UNITS_OPENS.match(text)
+    if opens:
+        day = _later(today, _count(opens.group("n")), opens.group("unit"))
+        return datetime.combine(day, time(0), tzinfo=ts.tzinfo)
+    for marker in _START.finditer(text):
+        if re.search(r"\b(?:weeks?|days?)\s+$", text[: marker.start()], re.IGNORECASE):
+            continue  # "a week from tomorrow" names one day, not a start
+        found = _day(_phrase(text, marker.end()), ts)
+        if found is None:
+            continue
+        day = found[0] + timedelta(days=1 if marker.group().strip().lower() == "after" else 0)
+        if day > today:
+            return datetime.combine(day, time(0), tzinfo=ts.tzinfo)
+    return None
+
+
+def ahead(text: str, ts: datetime) -> datetime | None:
+    """The end of a stretch ahead that the text names ("for the next fortnight", "over the
+    coming three weeks"), counted from `ts`; None for a stretch behind ("the past few days")
+    or one of no length ("the coming weeks")."""
+    for found in _AHEAD.finditer(text):
+        if _AHEAD_PAST.search(text[: found.start()]):
+            continue
+        n_text = found.group("n")
+        if n_text is None and found.group("plural"):
+            continue
+        return _add(ts, _count(n_text) if n_text else 1, found.group("unit"))
+    return None
+
+
+def names_bound(text: str) -> bool:
+    """The text names a bound this module reads: a stretch ahead, or a marker whose phrase
+    reads as a day (read against a fixed past reference, so that the answer does not depend
+    on when it is asked; "from this week" names none)."""
+    if _AHEAD.search(text) or _IN_UNITS_OPENS.match(text):
+        return True
+    return any(
+        _day(_phrase(text, marker.end()), _REFERENCE) is not None
+        for pattern in (_END, _START)
+        for marker in pattern.finditer(text)
+    )
