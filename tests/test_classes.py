@@ -63,6 +63,18 @@ def test_something_for_another_person_is_their_taste_for_this_once() -> None:
     assert not lx.FOR_A_RELATION.search("I cook for my kids most nights, so nothing too spicy")
 
 
+def test_something_for_a_gathering_of_others_is_for_this_once() -> None:
+    """Whoever the gathering is of: the office, a team, a school (not a named relation)."""
+    for text in (
+        "Ordering for the office party: a mix of meat and veggie options",
+        "cooking for our team potluck, something nut-free",
+        "I need snacks for the school fete",
+    ):
+        assert all(Cue.ONE_OFF in cues for cues in _cues(text)), text
+    assert not lx.FOR_A_RELATION.search("I always bring my own lunch to work")
+    assert not lx.FOR_A_RELATION.search("I'm going to the party on Friday")
+
+
 def test_making_one_named_thing_now_is_no_standing_directive() -> None:
     assert not standing_directive("Draft the refund request to the landlord as firmly as you can")
     assert not standing_directive("write the toast for Saturday")

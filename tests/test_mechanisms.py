@@ -188,6 +188,11 @@ def test_considered_and_called_off() -> None:
     assert called_off("the sale got cancelled, so we're staying put")
     assert called_off("That fell through.")
     assert not called_off("I stay in on Fridays")
+    # An intention denied is a plan with no plan left; a negative commitment is no such thing.
+    assert called_off("I'm no longer planning to move abroad")
+    assert called_off("we're not really thinking of selling the flat any more")
+    assert not called_off("I'm not going to eat meat this year")
+    assert not called_off("I'm planning to quit in March")
     assert retracts("I've gone off the oat milk")
     assert retracts("I don't own the motorbike anymore")
     assert not retracts("no more than two coffees a day")

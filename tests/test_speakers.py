@@ -102,6 +102,22 @@ def speakers(*texts: str, account: str = "r.okafor", **extra: Any) -> list[str |
         ("I'm in 3rd grade", "r.okafor:guest"),
         # A lower-case name counts when the rest of the message says someone else is typing.
         ("heya its milo, im 11", "r.okafor:milo"),
+        # Described, not named: by whose relative or carer the speaker is, in the first or
+        # the third person, or by who typed the message.
+        ("Hey, Priya's sister here, I'm a big fan of horror films", "r.okafor:guest"),
+        ("Hi! I'm the babysitter, the kids want pizza", "r.okafor:guest"),
+        ("it's Tom's little brother", "r.okafor:guest"),
+        ("(typed by Emma's flatmate) I'm gluten intolerant", "r.okafor:guest"),
+        ("Quick note from Dan's wife: I hate spicy food", "r.okafor:guest"),
+        ("guest user here, I love jazz", "r.okafor:guest"),
+        ("Not me typing, it's my brother", "r.okafor:guest"),
+        # A device that is someone else's, said later in the fragment; a relative's leave.
+        ("This is the cleaner, I'm using the family tablet", "r.okafor:guest"),
+        ("hey it's Grandma on Lily's tablet", "r.okafor:guest"),
+        ("Mum said I could use her phone. I hate mushrooms.", "r.okafor:guest"),
+        # Visitors staying at the holder's place.
+        ("we're the Airbnb guests, we love hiking", "r.okafor:guest"),
+        ("we're staying in this flat till Sunday, we're vegetarian", "r.okafor:guest"),
     ],
 )
 def test_a_change_of_speaker_is_seen(text: str, subject: str) -> None:
@@ -133,6 +149,13 @@ def test_a_change_of_speaker_is_seen(text: str, subject: str) -> None:
         "Insomniac here, so late answers are fine",
         "I'm Grace",  # a name that is also a word, with nothing else: not enough
         "it's her birthday on Friday",
+        "I'm the guest speaker at a conference next week",
+        "Note from my doctor: no running for a month",
+        "we're staying in the flat in Lisbon this week, find us tapas",  # the holder's trip
+        "I'm the babysitter for my sister's kids on Friday, plan easy meals",
+        "I'm on her account page and can't find the settings",
+        "typed by me, obviously",
+        "the guests loved the lasagne, my recipe worked",
     ],
 )
 def test_no_change_of_speaker(text: str) -> None:

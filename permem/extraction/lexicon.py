@@ -220,13 +220,25 @@ _FOR_RELATION = (
     r"\bfor\s+(?:my|our)\s+(?:(?:little|big|older|younger|baby|eldest|youngest|new|"
     rf"\d+[- ]year[- ]old)\s+)?(?:{_RELATION})"
 )
+# Gatherings and occasions that something is needed for, once.
+_OCCASION = (
+    r"(?:party|parties|sleepover|birthday|wedding|shower|graduation|anniversary|visit|event|"
+    r"celebration|dinner\s+party|lunch|picnic|game|recital|play|show|leaving\s+do|send[- ]off|"
+    r"christening|bar\s+mitzvah|bat\s+mitzvah|potluck|barbecue|bbq|reunion|gathering|"
+    r"fundraiser|fete|f\u00eate|bake\s+sale|launch|offsite|away\s+day|social|get-together|do)"
+)
 FOR_A_RELATION = re.compile(
     r"\b(?:need|needs|needed|want|wants|looking\s+for|look\s+for|get|getting|order|ordering|"
     r"buy|make|making|bake|baking|find|pick|choose|plan|planning|organi[sz]e|organi[sz]ing|"
     rf"throw|throwing|host|hosting|sort\s+out)\b[^.!?]{{0,60}}{_FOR_RELATION}\b|"
-    rf"{_FOR_RELATION}['’]s\s+(?:\w+\s+)?(?:party|sleepover|birthday|wedding|shower|"
-    r"graduation|anniversary|visit|trip|event|celebration|dinner|lunch|picnic|game|recital|"
-    r"play|show|leaving\s+do|send[- ]off|christening|bar\s+mitzvah|bat\s+mitzvah)\b",
+    rf"{_FOR_RELATION}['’]s\s+(?:\w+\s+)?{_OCCASION}\b|"
+    # Provided for a gathering of others, whoever they are: "ordering for the office party",
+    # "cooking for our team's potluck", "snacks for the school fete".
+    r"\b(?:need|needs|needed|want|wants|looking\s+for|get|getting|order|ordering|buy|buying|"
+    r"make|making|cook|cooking|bake|baking|cater|catering|find|pick|picking|choose|choosing|"
+    r"plan|planning|book|booking|bring|bringing|sort\s+out|sorting\s+out)\b[^.!?]{0,60}?"
+    r"\b(?:for|at)\s+(?:the|our|an?|this|their|tomorrow's|[\w'-]+day's)\s+"
+    rf"(?:[\w'-]+\s+){{0,2}}?{_OCCASION}\b",
     re.IGNORECASE,
 )
 # A relation word that only qualifies a thing names no one: "my mother tongue", "my baby

@@ -77,7 +77,12 @@ CALLED_OFF = re.compile(
     r"the\s+window|fizzled|died|collapsed|lapsed|is\s+history)|"
     r"\b(?:move|moving|plan|plans|trip|wedding|deal|offer|idea|sale|job|purchase|booking|"
     r"renovation|relocation)\s+(?:is|are|'s|was|were)\s+(?:off|dead|cancell?ed|scrapped|"
-    r"not\s+happening)\b|staying\s+where\s+(?:we|i)\s+(?:are|am)|not\s+moving\s+(?:now|after\s+all|anymore))",
+    r"not\s+happening)\b|staying\s+where\s+(?:we|i)\s+(?:are|am)|not\s+moving\s+(?:now|after\s+all|anymore)|"
+    # An intention denied, whatever it was for: "I'm no longer planning to move abroad", "not
+    # thinking of selling any more" (a plan with no plan left; "I'm not going to eat meat" is
+    # a commitment, and stays one).
+    r"\b(?:no\s+longer|not|n't|never)\s+(?:(?:really|actually|even)\s+)?(?:planning|intending|"
+    r"aiming|thinking\s+(?:of|about)|looking\s+to|set\s+on|considering)\b)",
     re.IGNORECASE,
 )
 # What was said is taken back and nothing is said in its place.

@@ -23,7 +23,7 @@ _DEVICE = (
 )
 # Someone else's: never the speaker's own ("my phone").
 _OTHERS = r"(?:his|her|their|my\s+[^\W\d_]+['’]s|[^\W\d_]+['’]s)"
-_ANY_DET = rf"(?:the|this|that|{_OTHERS})"
+_ANY_DET = rf"(?:the|this|that|the\s+family(?:'s)?|{_OTHERS})"
 # Relations that lend a device at home (work relations are left out: "my boss lets me use the
 # laptop" is the holder at work).
 _HOME_RELATIONS = "|".join(
@@ -86,24 +86,67 @@ _DISCLAIMER = re.compile(
     r"(?:\s+(?:here|typing|speaking|writing))?" + _TRAIL,
     re.IGNORECASE,
 )
+# "her account page" is a page about the account, not the account in use.
+_NOT_ABOUT = (
+    r"(?!\s+(?:page|settings|details|number|bill|balance|password|name|email|history|screen|"
+    r"case|charger|contract|plan)\b)"
+)
 # Borrowing (now: "borrowed" tells a story) a device that is not the speaker's own.
 _BORROWING = re.compile(
     rf"^{_LEAD}(?:{_I_AM}\s+|im\s+)?(?:just\s+|only\s+)?"
     rf"(?:borrowing\s+{_ANY_DET}|(?:using|on|logged (?:in|into|on)(?:to)?)\s+{_OTHERS})"
-    rf"\s+{_DEVICE}\b",
+    rf"\s+{_DEVICE}\b{_NOT_ABOUT}|"
+    # Later in the fragment: "I'm using the family tablet", "it's Grandma on Lily's tablet"
+    # (not "I saw it on her phone yesterday": on a device, at the fragment's end only).
+    rf"\b(?:{_I_AM}|im)\s+(?:just\s+|only\s+)?(?:borrowing|using)\s+{_ANY_DET}\s+{_DEVICE}\b"
+    rf"{_NOT_ABOUT}|\bon\s+{_OTHERS}\s+{_DEVICE}{_TRAIL}$",
     re.IGNORECASE,
 )
 # A relative lets the speaker use their device: "my mother said I can use the ipad".
 _LENT = re.compile(
-    rf"\bmy\s+(?:{_HOME_RELATIONS})\s+(?:\w+\s+)?(?:said|says|lets|let|is letting|allowed|"
-    rf"allows|gave|gives|told me)\s+(?:me\s+)?(?:that\s+)?(?:i\s+(?:can|could|may|might)\s+)?"
+    rf"(?:\bmy\s+|^{_LEAD})(?:{_HOME_RELATIONS})\s+(?:\w+\s+)?"
+    rf"(?:said|says|lets|let|is letting|allowed|allows|gave|gives|told me)\s+(?:me\s+)?"
+    rf"(?:that\s+)?(?:i\s+(?:can|could|may|might)\s+)?"
     rf"(?:to\s+)?(?:use|borrow|play on|go on|have|be on)\s+{_ANY_DET}\s+{_DEVICE}\b",
     re.IGNORECASE,
 )
-# The speaker is someone's relative: "I'm Kai's daughter", "this is his wife".
+# People whose role in a household is to look after it or its people, or to visit it: like a
+# relative, they may be handed the family's device ("I'm the babysitter", "the nanny here").
+_CARE_ROLES = (
+    r"(?:babysitter|baby-sitter|sitter|nanny|au\s+pair|carer|caregiver|care\s+worker|nurse|"
+    r"cleaner|housekeeper|tutor|childminder|dog-?sitter|house-?sitter|guest|visitor|lodger|"
+    r"granddad|grandad|gramps|grandpa|nan|nana|gran|granny|other\s+half|better\s+half)"
+)
+_RELATION_WORDS = "|".join(sorted(RELATIONS, key=len, reverse=True))
+# A word that may stand before a relation: "little brother", "eldest son", "step-mum".
+_KIN_ADJECTIVE = (
+    r"(?:(?:little|big|baby|older|younger|elder|eldest|youngest|oldest|kid|twin|step|"
+    r"step-|other|new)\s*)?"
+)
+_POSSESSOR = r"(?:[^\W\d_]+['’]s|his|her|their)"
+# Someone described by whose relative (or carer) they are: "Kai's daughter", "his wife",
+# "the babysitter", "tom's little brother".
+_DESCRIBED = (
+    rf"(?:{_POSSESSOR}\s+{_KIN_ADJECTIVE}(?:{_RELATION_WORDS}|{_CARE_ROLES})|"
+    rf"(?:the|your)\s+(?:kids['’]?\s+|family['’]?s?\s+)?{_CARE_ROLES})"
+)
+# The speaker is someone's relative or carer: "I'm Kai's daughter", "this is his wife", "I'm
+# the babysitter", "it's Tom's little brother".
 _RELATIVE_OF = re.compile(
-    rf"{_LEAD}(?:{_I_AM}|im|this is|it['’]?s|its)\s+(?:[^\W\d_]+['’]s|his|her|their)\s+"
-    rf"(?:{'|'.join(sorted(RELATIONS, key=len, reverse=True))})(?:\s+[^\W\d_]+)?{_TRAIL}",
+    rf"{_LEAD}(?:{_I_AM}|im|this is|it['’]?s|its)\s+{_DESCRIBED}(?:\s+[^\W\d_]+)?{_TRAIL}",
+    re.IGNORECASE,
+)
+# Announced in the third person: "Priya's sister here", "the nanny typing", "guest user here",
+# "typed by Emma's flatmate", "quick note from Dan's wife".
+_DESCRIBED_HERE = re.compile(
+    rf"{_LEAD}(?:{_DESCRIBED}|{_CARE_ROLES}(?:\s+user)?)\s+(?:here|typing|writing|speaking|"
+    rf"on\s+here)(?:\s+now)?{_TRAIL}|"
+    rf"{_LEAD}(?:typed|written|sent|asked)\s+by\s+(?!(?:me|myself|yours\s+truly)\b)"
+    rf"(?:{_DESCRIBED}|[^\W\d_]+){_TRAIL}|"
+    rf"{_LEAD}(?:a\s+)?(?:quick\s+)?(?:note|message|question|word|request)\s+from\s+{_DESCRIBED}"
+    rf"{_TRAIL}|"
+    # "Not me typing": whoever types next is someone else.
+    rf"{_LEAD}not\s+me\s+(?:typing|writing|speaking|here|on\s+here)(?:\s+now)?{_TRAIL}",
     re.IGNORECASE,
 )
 # Said beside an introduction: "this is Tom, Ana's husband" (a relative of the holder's).
@@ -151,11 +194,19 @@ _VISITORS = re.compile(
     # "We're the guests in the cottage", "Hello from the guests!", "it's the tenants".
     rf"{_LEAD}(?:we['’]?re|we are|{_I_AM}|im|(?:greetings\s+|hello\s+|hi\s+|hey\s+)?from|"
     r"it['’]?s|this\s+is)\s+(?:the|your)\s+(?:new\s+)?"
-    r"(?:guests?|visitors?|tenants?|renters?|lodgers?|house-?sitters?|couple|family|group|"
+    r"(?:[^\W\d_]+\s+)?(?:guests?|visitors?|tenants?|renters?|lodgers?|house-?sitters?|couple|family|group|"
     r"people|folks)"
     rf"(?:\s+(?:staying\s+)?(?:in|at|from)\s+(?:the|your|this)\s+(?:[^\W\d_]+\s+){{0,2}}"
     rf"{_LODGING})?(?:\s+(?:this|for\s+the|for\s+a)\s+(?:weekend|week|fortnight|month|"
     rf"night|few\s+days))?{_TRAIL}",
+    re.IGNORECASE,
+)
+# Staying at the holder's place, on the device it keeps there: "we're staying in this flat
+# this week", "I'm staying at your cottage till Sunday" ("in the flat" may be the holder's own
+# trip).
+_STAYING = re.compile(
+    rf"{_LEAD}(?:we['’]?re|we are|{_I_AM}|im)\s+(?:staying|stopping|renting|house-?sitting)\s+"
+    rf"(?:in|at)\s+(?:your|this)\s+(?:[^\W\d_]+\s+){{0,2}}{_LODGING}\b[^.!?]*",
     re.IGNORECASE,
 )
 _HAND_BACK = re.compile(
@@ -268,6 +319,8 @@ def _strong(text: str) -> bool:
     if _BORROWING.search(text) or _LENT.search(text) or _SCHOOL.fullmatch(text):
         return True
     if _RELATIVE_OF.fullmatch(text) or _VISITORS.fullmatch(text):
+        return True
+    if _DESCRIBED_HERE.fullmatch(text) or _STAYING.fullmatch(text):
         return True
     for pattern in (_CHILD_AGE, _TURNED):
         age = pattern.fullmatch(text)
