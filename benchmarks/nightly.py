@@ -193,12 +193,47 @@ def report_size(n: int, log_stats: dict[str, Any], run: dict[str, Any], embedder
         f"(after start-up {e2e['startup_rss_mb']:,.0f} MB; {_rss_trend(e2e['rss_by_batch'])})\n"
         f"    stage seconds (share of wall): {stages}\n"
         f"    per batch, first vs last 3 batches: {_trend(e2e['calls'])}\n"
+        f"{_floors(e2e, seconds)}"
         f"    per message: candidates {counts.get('candidates', 0) / lines:.3f}, "
         f"claims stored {counts.get('stored', 0) / lines:.3f}, "
         f"indexed {counts.get('indexed', 0) / lines:.3f}; batches {summary['batches']}, "
         f"quarantined {counts.get('quarantined_lines', 0)}, incognito "
         f"{counts.get('incognito', 0)}; decisions: {decisions}\n"
     )
+
+
+def _floors(e2e: dict[str, Any], seconds: dict[str, float]) -> str:
+    """Each non-NLP stage beside its floor measured in the same child (`nightly_floors`)."""
+    floors = e2e.get("floors")
+    if not floors:
+        return ""
+
+    def beside(stage: str, floor: dict[str, Any], what: str) -> str:
+        ratio = seconds.get(stage, 0.0) / floor["seconds"] if floor["seconds"] else float("inf")
+        verdict = "met" if ratio <= 3 else "NOT met"
+        return (
+            f"{stage} {seconds.get(stage, 0.0):.1f} s vs {what} {floor['seconds']:.2f} s "
+            f"({ratio:.1f}x, target <= 3x: {verdict})"
+        )
+
+    load, index, prepare = floors["load"], floors["index"], floors["prepare"]
+    validate = seconds.get("validate", 0.0) / e2e["wall"]
+    copied = f"a bare COPY of the same {load['rows']:,} rows"
+    appended = f"a bare LanceDB append of the same {index['rows']:,} vectors"
+    return (
+        f"    stages beside their floors (same child, load avg 1/5/15 {floors['load_average']}): "
+        f"{beside('load', load, copied)}; {beside('index', index, appended)}; "
+        f"{beside('prepare', prepare, 'its state reads')}; "
+        f"gate {seconds.get('gate', 0.0):.1f} s (reads nothing: its state comes from prepare's "
+        f"reads, {prepare['seconds']:.2f} s); validate {validate:.1%} of wall "
+        f"(target <= 10%: {'met' if validate <= 0.10 else 'NOT met'}); thread CPU seconds "
+        f"(no GIL or database waits): {_seconds_cpu(e2e.get('cpu') or {})}\n"
+    )
+
+
+def _seconds_cpu(cpu: dict[str, float]) -> str:
+    shown = ("prepare", "gate", "validate", "load", "index")
+    return ", ".join(f"{name} {cpu[name]:.1f}" for name in shown if name in cpu)
 
 
 def _rss_trend(samples: list[float]) -> str:

@@ -16,6 +16,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from nightly_floors import stage_floors
+
 from harness import (
     load_average,
     peak_rss_mb,
@@ -96,15 +98,19 @@ def end_to_end_child(
     main_thread = threading.get_ident()
     # The default stages, each call timed, to see whether a stage slows down as the stores grow.
     calls: dict[str, list[float]] = {name: [] for name in nightly.DIRECT_STAGES}
+    # CPU seconds of the calling thread in each stage: the index step runs in a thread of its
+    # own beside the next batch's stages, so its wall time (and theirs) holds waits for the GIL.
+    cpu: dict[str, float] = dict.fromkeys(nightly.DIRECT_STAGES, 0.0)
 
     def timed(name: str, stage: Callable[..., Any]) -> Callable[..., Any]:
         def call(*args: Any) -> Any:
-            started = time.perf_counter()
+            started, on_cpu = time.perf_counter(), time.thread_time()
             if background is not None and threading.get_ident() != main_thread:
                 value = background.runcall(stage, *args)
             else:
                 value = stage(*args)
             calls[name].append(time.perf_counter() - started)
+            cpu[name] += time.thread_time() - on_cpu
             return value
 
         return call
@@ -139,6 +145,11 @@ def end_to_end_child(
         background.create_stats()
         pstats.Stats(profiler).add(pstats.Stats(background)).dump_stats(profile)
         hotspots = _hotspots(profile)
+    # The floors of the non-NLP stages, on the stores this run left, with the load average
+    # they were measured under (`nightly_floors`); not part of `wall`.
+    floors = None if profile else stage_floors(settings, Path(log), summary.batches)
+    if floors is not None:
+        floors["load_average"] = load_average()
     close_all()
     result = summary.as_json()
     result.pop("quarantined", None)
@@ -152,7 +163,9 @@ def end_to_end_child(
         "torch_threads": threads,
         "hotspots": hotspots,
         "calls": calls,
+        "cpu": cpu,
         "rss_by_batch": rss_by_batch,
+        "floors": floors,
     }
 
 

@@ -346,7 +346,12 @@ def classify(candidate: Candidate) -> Classification:
         purpose=message.purpose,
         observed_at=message.ts,
         valid_from=validity.valid_from,
-        valid_until=validity.valid_until,
+        # A start read later than the end ("while I'm training for a triathlon next summer"
+        # read beside a week's bound) holds for no moment rather than failing the whole run
+        # (UserMemory refuses an end before the start); as in `classify_all`'s clamp.
+        valid_until=None
+        if validity.valid_until is None
+        else max(validity.valid_until, validity.valid_from),
         one_off=validity.one_off,
         confidence=max(confidence, policy.REQUESTED_CONFIDENCE) if requested else confidence,
         sensitivity=sensitivity,

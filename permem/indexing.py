@@ -10,6 +10,8 @@ next one, and its cost follows the backlog, not the size of the table.
 
 from __future__ import annotations
 
+import uuid
+from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -22,7 +24,7 @@ from permem.embedding import Embedder, embed_unique
 from permem.erasure.ledger import memory_blocked
 from permem.records import Confirmation, Status, UserMemory
 from permem.stores.bulk import copy_insert
-from permem.stores.database import Database, list_tenants, tenant_transaction
+from permem.stores.database import Database, bind_tenant, list_tenants, tenant_transaction
 from permem.stores.lineage_store import EdgeRow, add_edges
 from permem.stores.memories import record_from_row
 from permem.stores.schema import index_queue, memories
@@ -70,51 +72,76 @@ def index_pending(
     tenants: Iterable[str] | None = None,
     chunk: int = 2000,
 ) -> IndexResult:
-    """Index every queued claim (see module docstring); returns what was done."""
+    """Index every queued claim (see module docstring); returns what was done.
+
+    The tenants' queues are read together, in one transaction that binds each tenant in turn,
+    and their claims are embedded and appended to LanceDB in one write, then leave their
+    queues in one more transaction: per round two transactions and one LanceDB version
+    whatever the number of tenants (py-spy: one write per tenant spent more time opening
+    transactions, pinging pooled connections and scanning the table for present ids than
+    writing). A tenant with `chunk` claims queued takes part in another round.
+    """
     result = IndexResult()
-    if tenants is None:
-        tenants = list_tenants(db)
-    for tenant in tenants:
-        while True:
-            with tenant_transaction(db.app, tenant) as conn:
-                queued = list(
-                    conn.execute(
-                        sa.select(index_queue.c.memory_id)
-                        .order_by(index_queue.c.enqueued_at, index_queue.c.memory_id)
-                        .limit(chunk)
-                    ).scalars()
-                )
-                rows = (
-                    conn.execute(
-                        sa.select(memories).where(
-                            memories.c.id.in_(queued),
-                            memories.c.status.in_(INDEXED_STATUSES),
-                            memories.c.confirmation.in_(INDEXED_CONFIRMATIONS),
-                        )
-                    )
-                    .mappings()
-                    .all()
-                )
-            if not queued:
-                break
-            records = [record_from_row(row) for row in rows]
-            if records:
-                vectors = embed_unique(embedder, [r.claim for r in records])
-                result.embedded_texts += len({r.claim for r in records})
-                index.upsert([IndexRow.of(r, v) for r, v in zip(records, vectors, strict=True)])
-            edges: list[EdgeRow] = []
-            for record in records:
-                memory = Node(NodeKind.MEMORY, str(record.id))
-                embedding = embedding_node(embedder, str(record.id))
-                row = index_row_node(index, str(record.id))
-                edges.append(EdgeRow(tenant, memory, embedding, Relation.EMBEDDED))
-                edges.append(EdgeRow(tenant, embedding, row, Relation.INDEXED))
-            with tenant_transaction(db.app, tenant) as conn:
-                add_edges(conn, edges)
+    pending = list(dict.fromkeys(list_tenants(db) if tenants is None else tenants))
+    while pending:
+        queued, records = _read_queues(db, pending, chunk)
+        if not any(queued.values()):
+            break
+        if records:
+            vectors = embed_unique(embedder, [r.claim for r in records])
+            result.embedded_texts += len({(r.tenant, r.claim) for r in records})
+            index.upsert([IndexRow.of(r, v) for r, v in zip(records, vectors, strict=True)])
+        edges: dict[str, list[EdgeRow]] = defaultdict(list)
+        for record in records:
+            memory = Node(NodeKind.MEMORY, str(record.id))
+            embedding = embedding_node(embedder, str(record.id))
+            row = index_row_node(index, str(record.id))
+            edges[record.tenant].append(
+                EdgeRow(record.tenant, memory, embedding, Relation.EMBEDDED)
+            )
+            edges[record.tenant].append(EdgeRow(record.tenant, embedding, row, Relation.INDEXED))
+        with db.app.begin() as conn:
+            for tenant, ids in queued.items():
+                if not ids:
+                    continue
+                bind_tenant(conn, tenant)
+                add_edges(conn, edges[tenant])
                 # Claims no longer indexable (blocked meanwhile) simply leave the queue.
-                conn.execute(sa.delete(index_queue).where(index_queue.c.memory_id.in_(queued)))
-            result.indexed += len(records)
+                conn.execute(sa.delete(index_queue).where(index_queue.c.memory_id.in_(ids)))
+        result.indexed += len(records)
+        pending = [tenant for tenant, ids in queued.items() if len(ids) >= chunk]
     return result
+
+
+def _read_queues(
+    db: Database, tenants: Sequence[str], chunk: int
+) -> tuple[dict[str, list[uuid.UUID]], list[UserMemory]]:
+    """Up to `chunk` queued claim ids of each tenant, oldest first, and the committed claims
+    among them that are still indexable, in one transaction bound to each tenant in turn."""
+    queued: dict[str, list[uuid.UUID]] = {}
+    records: list[UserMemory] = []
+    with db.app.begin() as conn:
+        for tenant in tenants:
+            bind_tenant(conn, tenant)
+            ids = list(
+                conn.execute(
+                    sa.select(index_queue.c.memory_id)
+                    .order_by(index_queue.c.enqueued_at, index_queue.c.memory_id)
+                    .limit(chunk)
+                ).scalars()
+            )
+            queued[tenant] = ids
+            if not ids:
+                continue
+            rows = conn.execute(
+                sa.select(memories).where(
+                    memories.c.id.in_(ids),
+                    memories.c.status.in_(INDEXED_STATUSES),
+                    memories.c.confirmation.in_(INDEXED_CONFIRMATIONS),
+                )
+            ).mappings()
+            records.extend(record_from_row(row) for row in rows)
+    return queued, records
 
 
 def sync_status(index: VectorIndex, changes: Sequence[tuple[str, str]]) -> int:

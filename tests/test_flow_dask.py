@@ -160,3 +160,28 @@ def test_dask_and_single_process_flows_give_the_same_stored_state(
     assert all(run.state.is_completed() for run in analyze)
     assert set(dask["worker_stage_seconds"]) == set(nightly.ANALYZED)
     assert not _task_runs(dask_run, "extract%")
+
+
+@pytest.mark.slow
+def test_flow_stores_what_the_direct_run_stores(
+    prefect_server: str, two_stores: list[Settings], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The flow hands each task its batch data wrapped in Prefect's `opaque` (Prefect would
+    otherwise walk all of it twice per task run): it stores exactly what `nightly.run` with
+    plain functions stores, and each task run still names the runs whose results it took."""
+    from flows.nightly import NightlyParams, nightly_extract
+
+    log = big_log(tmp_path / "log.jsonl")
+    direct, flow = two_stores
+    nightly.run(direct, log)
+    monkeypatch.setenv("PERMEM_EMBEDDER", "hashing")
+    monkeypatch.setenv("PERMEM_BATCH_SIZE", "8")
+    monkeypatch.setenv("PERMEM_DATABASE_URL", flow.database_url or "")
+    monkeypatch.setenv("PERMEM_HOME", str(flow.home))
+    state = nightly_extract(NightlyParams(logs=str(log), workers=1), return_state=True)
+    assert state.is_completed(), state.message
+    assert state_of(direct) == state_of(flow)
+    gates = _task_runs(state.state_details.flow_run_id, "gate%")
+    assert gates and all(
+        run.task_inputs.get("prepared") and run.task_inputs.get("proposals") for run in gates
+    )

@@ -7,6 +7,7 @@ policies, privileges and constraints apply exactly as to any other insert.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -59,13 +60,20 @@ def _copy_insert(
     returning: str | None,
 ) -> list[Any]:
     column_list = ", ".join(f'"{c}"' for c in columns)
-    staging = f"_bulk_{table}"
+    # One staging table per target table and column list for the whole transaction, emptied
+    # after each use: a batch inserts into each table once per tenant, and creating and dropping
+    # a temporary table every time (catalog writes) took longer than the copy and the insert
+    # together (py-spy, nightly load: 45% of its time in COPY calls).
+    digest = hashlib.blake2b(column_list.encode(), digest_size=4).hexdigest()
+    staging = f"_bulk_{table}_{digest}"
     with raw.cursor() as cursor:
-        cursor.execute(f"DROP TABLE IF EXISTS pg_temp.{staging}")
-        cursor.execute(
-            f"CREATE TEMP TABLE {staging} ON COMMIT DROP AS "
-            f"SELECT {column_list} FROM {table} WITH NO DATA"
-        )
+        cursor.execute("SELECT to_regclass(%s)", (f"pg_temp.{staging}",))
+        found = cursor.fetchone()
+        if found is None or found[0] is None:
+            cursor.execute(
+                f"CREATE TEMP TABLE {staging} ON COMMIT DROP AS "
+                f"SELECT {column_list} FROM {table} WITH NO DATA"
+            )
         with cursor.copy(f"COPY {staging} ({column_list}) FROM STDIN") as copy:
             for row in rows:
                 copy.write_row([_adapt(row[c]) for c in columns])
@@ -76,5 +84,5 @@ def _copy_insert(
             statement += f' RETURNING "{returning}"'
         cursor.execute(statement)
         result = [r[0] for r in cursor.fetchall()] if returning else []
-        cursor.execute(f"DROP TABLE pg_temp.{staging}")
+        cursor.execute(f"DELETE FROM pg_temp.{staging}")
     return result
