@@ -17,11 +17,12 @@ from typing import Any
 from spacy.language import Language
 from spacy.tokens import Doc, Token
 
-from permem.extraction import Candidate
+from permem.extraction import Candidate, modality
 from permem.extraction import lexicon as lx
 from permem.extraction.context import Conversations, antecedent
 from permem.extraction.cues import Cue, SentenceCue, select_many
 from permem.extraction.directives import standing_directive
+from permem.extraction.world_claims import world_claim
 from permem.records import Kind, Message, Role
 
 _TRAILING_FILLER = re.compile(
@@ -245,6 +246,12 @@ class RuleExtractor:
                 or Cue.KEPT_DATE in cues  # "Pavel's birthday is November 19"
             ):
                 return None
+        if Cue.BELIEF not in cues and world_claim(doc):
+            # How the world is, said by the speaker, whatever the words ("as far as I know,
+            # bulls hate red"): a belief, kept only with a consequence for their own conduct.
+            cues.add(Cue.BELIEF)
+            if modality.own_conduct(sentence.text):
+                cues.add(Cue.OWN_CONDUCT)
         negated = any(c.dep_ == "neg" for c in root.children) or any(
             t.lower_ in ("never", "no") for t in doc
         )
