@@ -347,6 +347,9 @@ def resolve(text: str, ts: datetime, *, plan: bool = False, one_off: bool = Fals
     if plan and valid_from == ts:
         upcoming = _NEXT.search(text)
         start = _start_of(upcoming, ts) if upcoming else None
+        # Or any other wording of when a plan is for ("after the summer", "in the new year",
+        # "at the end of the year", "in a couple of months"): `permem.bounds`.
+        start = start if start is not None and start > ts else bounds.plan_start(text, ts)
         if start is not None and start > ts:
             valid_from = start
     until = _UNTIL.search(text)

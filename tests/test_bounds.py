@@ -1,6 +1,7 @@
 """Bounds read by structure (permem.bounds, permem.temporal.GOVERNED): a marker says which end
 a time phrase names and the phrase is read as a day whatever its words; a clause of time that
-points at no day governs by reference. Wordings of our own, none taken from the corpus."""
+points at no day governs by reference; a plan starts when it is for, and the parse (not a word
+list) says what is still to come. Wordings of our own, none taken from the corpus."""
 
 from __future__ import annotations
 
@@ -9,6 +10,9 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from permem import bounds
+from permem.extraction.rules import RuleExtractor
+from permem.nlp import load_pipeline
+from permem.records import Kind, Message, Role
 from permem.temporal import GOVERNED, has_bound, resolve
 
 ZONE = timezone(timedelta(hours=2))
@@ -122,3 +126,54 @@ def test_a_change_from_now_on_names_no_bound() -> None:
     assert not has_bound("meetings after 11 please")
     assert has_bound("I'm away until August the 3rd")
     assert has_bound("for the next fortnight I'm at my mum's")
+
+
+@pytest.mark.parametrize(
+    ("text", "start"),
+    [
+        ("we'll be relocating to Oslo after the summer", _local(9, 22)),  # when autumn starts
+        ("I'm due to retire at the end of the year", _local(12, 31)),
+        ("I'm set to begin my PhD in the new year", _local(1, 1, 2027)),
+        ("my aim is to run a marathon in spring", _local(3, 20, 2027)),
+        ("we plan to move in a couple of months", _local(9, 12)),
+    ],
+)
+def test_a_plan_starts_when_it_is_for_whatever_words_name_it(text: str, start: datetime) -> None:
+    assert resolve(text, TS, plan=True).valid_from == start, text
+    assert resolve(text, TS).valid_from == TS  # a statement that is no plan keeps its time
+
+
+@pytest.fixture(scope="module")
+def extractor() -> RuleExtractor:
+    return RuleExtractor(load_pipeline())
+
+
+def _kinds(extractor: RuleExtractor, text: str) -> list[Kind]:
+    message = Message(
+        tenant="t", message_id="m1", account="ada", conversation_id="c", turn=1,
+        role=Role.USER, text=text, ts=TS,
+    )  # fmt: skip
+    return [c.kind for c in extractor.extract([message])]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We'll be relocating to Oslo after the summer.",
+        "I'm due to retire at the end of the year.",
+        "I'm set to begin my PhD in the new year.",
+        "My aim is to run a marathon in spring.",
+    ],
+)
+def test_what_the_parse_says_is_to_come_is_a_plan(extractor: RuleExtractor, text: str) -> None:
+    assert _kinds(extractor, text) == [Kind.PLAN], text
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I won't eat pork.", "I will be vegetarian from now on.", "I cycle to work every day."],
+)
+def test_a_refusal_a_change_from_now_and_a_habit_are_no_plans(
+    extractor: RuleExtractor, text: str
+) -> None:
+    assert Kind.PLAN not in _kinds(extractor, text), text

@@ -112,6 +112,42 @@ def _reports_past(root: Token) -> bool:
     return all(a.lower_ in _PAST_AUX for a in auxiliaries)
 
 
+# What the parse says is still to come, whatever the words: "we'll be relocating", "I'm due to
+# retire", "I'm set to begin", "my aim is to run"; not a habit said in the future ("I'll
+# always need ..."), nor a refusal ("I won't eat pork": a commitment).
+_WILL = frozenset({"will", "'ll", "shall", "wo"})
+_DUE = frozenset({"due", "set", "scheduled", "slated", "about", "booked", "expected"})
+_AIMS = frozenset({"plan", "plans", "aim", "goal", "intention", "idea", "hope", "dream"})
+_HABIT = frozenset({"always", "never", "every", "usually", "normally", "whenever", "generally"})
+
+
+# A change that holds from the moment it is said is no plan: "I will be vegetarian from now on".
+_FROM_NOW = re.compile(
+    r"\b(?:from\s+now\s+on|from\s+today(?:\s+on)?|starting\s+(?:now|today)|as\s+of\s+(?:now|today)|"
+    r"henceforth|going\s+forward)\b",
+    re.IGNORECASE,
+)
+
+
+def _to_come(doc: Doc, root: Token) -> bool:
+    """The sentence's main verb is said of what is still to come (see above)."""
+    if any(t.lower_ in _HABIT for t in doc) or any(c.dep_ == "neg" for c in root.children):
+        return False
+    children = list(root.children)
+    if any(c.dep_ == "aux" and c.lower_ in _WILL for c in children):
+        return True
+    to_verb = any(c.dep_ == "xcomp" for c in children) or any(
+        c.dep_ == "xcomp" for a in children if a.dep_ in ("acomp", "attr") for c in a.children
+    )
+    due = root.lower_ in _DUE or any(
+        c.dep_ in ("acomp", "attr") and c.lower_ in _DUE for c in children
+    )
+    if to_verb and due:
+        return True
+    subject = _subject(root)
+    return to_verb and subject is not None and subject.lower_ in _AIMS and root.lemma_ == "be"
+
+
 def _kind(cues: frozenset[Cue], text: str, imperative: bool, past: bool, future: bool) -> Kind:
     if Cue.CHOICE in cues or (Cue.TASTE in cues and not imperative):
         return Kind.PREFERENCE
@@ -121,7 +157,7 @@ def _kind(cues: frozenset[Cue], text: str, imperative: bool, past: bool, future:
         return Kind.INSTRUCTION
     if Cue.LANGUAGE in cues and re.search(r"\b(?:please|pls|stp|for me)\b", text, re.I):
         return Kind.INSTRUCTION
-    if Cue.PLAN in cues and future and not past:
+    if Cue.PLAN in cues and future and not past and not _FROM_NOW.search(text):
         return Kind.PLAN
     if lx.CONSTRAINT.search(text):
         return Kind.CONSTRAINT
@@ -259,6 +295,9 @@ class RuleExtractor:
         future = Cue.PLAN in cues or any(
             t.lower_ in ("will", "'ll", "gonna") and t.head == root for t in doc
         )
+        if not imperative and not past and Cue.PLAN not in cues and _to_come(doc, root):
+            cues.add(Cue.PLAN)
+            future = True
         kind = _kind(frozenset(cues), doc.text, imperative, past, future)
         start = sentence.start
         return Candidate(
