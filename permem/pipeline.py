@@ -146,14 +146,20 @@ def redact(redactor: Redactor, proposals: Sequence[Proposal]) -> list[Proposal]:
     The claim is the verbatim supporting span, so the redacted claim is also the redacted
     evidence: no second copy of the source text is kept. The entity types found are what the
     gate learns of the claim's identifiers: a secret among them makes it reject the claim.
+
+    The contexts have no parse of their own: each distinct one is parsed once for the whole
+    batch (one `nlp.pipe`) and analyzed once, however many candidates lean on it.
     """
+    contexts = redactor.analyze_many(
+        [p.candidate.context for p in proposals if p.candidate.context]
+    )
     for proposal in proposals:
         candidate = proposal.candidate
         entities = redactor.analyze(candidate.claim_text, candidate.doc)
         proposal.claim = _mask(candidate.claim_text, entities)
         types = {e.type for e in entities}
         if candidate.context:
-            around = redactor.analyze(candidate.context, None)
+            around = contexts[candidate.context]
             masked = _mask(candidate.context, around)
             if leans_back(candidate.claim_text):
                 # The claim means nothing without it ("take it off my list" needs what "it"

@@ -391,3 +391,87 @@ def test_claims_awaiting_confirmation_are_not_embedded(
     assert pending
     index = runtime(hashing).index
     assert not {p["id"] for p in pending} & index.ids("acme")
+
+
+CONTEXT_LOG = [
+    # Two claims cut from one sentence share its context, which names someone.
+    line(
+        "c1", "Btw I'd rather go camping than learn to surf, my grandmother Rosa Diaz is the same"
+    ),  # fmt: skip
+    line(
+        "c2",
+        "which sleeping bag would you recommend for next Tuesday? "
+        "Fyi I'm allergic to latex, text Rosa on +44 7700 900456 if it arrives",
+        hour=10,
+    ),  # fmt: skip
+    # A claim that leans back on the message before it, which names someone.
+    line("c3", "Put the rowing machine from Priya Shah on my shopping list", day=2),
+    line("c4", "actually take it off my list", day=2, hour=10),
+    line(
+        "c5",
+        "Oh and I'm allergic to mustard and so is my sister Jo Baker after a bad "
+        "experience with goat cheese",
+        day=2,
+        hour=11,
+    ),  # fmt: skip
+    line(
+        "c6",
+        "honestly next spring I'm planning to volunteer at a food bank with my uncle, "
+        "email me at rosa.d@example.com",
+        day=3,
+    ),  # fmt: skip
+    *LOG,
+]
+
+
+def per_candidate_redact(settings: Settings, proposals: list[Any]) -> list[Any]:
+    """The redact stage as it was: Presidio over each claim and then over each candidate's
+    context, one text at a time, every context parsed on its own."""
+    from permem.extraction.context import leans_back
+    from permem.pipeline import _harmless_context, _mask
+    from permem.redaction import carries_secret
+
+    redactor = runtime(settings).redactor
+    for proposal in proposals:
+        candidate = proposal.candidate
+        entities = redactor.analyze(candidate.claim_text, candidate.doc)
+        proposal.claim = _mask(candidate.claim_text, entities)
+        types = {e.type for e in entities}
+        if candidate.context:
+            around = redactor.analyze(candidate.context, None)
+            masked = _mask(candidate.context, around)
+            if leans_back(candidate.claim_text):
+                proposal.evidence = masked
+                types |= {e.type for e in around if carries_secret((e.type,))}
+            elif _harmless_context(candidate, masked):
+                proposal.evidence = masked
+        proposal.entity_types = tuple(sorted(types))
+    return list(proposals)
+
+
+def test_batched_context_redaction_stores_what_the_per_candidate_path_stored(
+    hashing: Settings, tmp_path: Path, owner_engine: sa.Engine, database_factory: DatabaseFactory
+) -> None:
+    """The redact stage parses each distinct context once per batch (one `nlp.pipe`) instead
+    of once per candidate: on a log whose claims share contexts, lean back on a message that
+    names someone and hold identifiers, every stored row and index id equals the old path's."""
+    log = write_log(tmp_path / "log.jsonl", CONTEXT_LOG)
+    nightly.run(hashing, log)
+    batched = snapshot(owner_engine, hashing)
+    with database_factory() as url:
+        home = tmp_path / "per_candidate"
+        home.mkdir()
+        settings = hashing.model_copy(update={"database_url": url, "home": home})
+        stages = {**nightly.DIRECT_STAGES, "redact": per_candidate_redact}
+        nightly.run(settings, log, stages=stages)
+        engine = sa.create_engine(url, poolclass=sa.NullPool)
+        try:
+            old = snapshot(engine, settings)
+        finally:
+            engine.dispose()
+            runtime(settings).db.dispose()
+    assert batched == old
+    evidence = [m["evidence"] for m in batched["memories"] if m["evidence"] != "None"]
+    assert any("<PERSON>" in e for e in evidence)  # a context's name was found and masked
+    for identifier in ("Rosa Diaz", "Priya Shah", "Jo Baker", "rosa.d@example.com"):
+        assert not any(identifier in str(m) for m in batched["memories"])

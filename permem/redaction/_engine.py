@@ -27,6 +27,9 @@ __all__ = ["DIRECT_IDENTIFIERS", "Entity", "Redaction", "Redactor"]
 # passport, 7 digits as a driver's licence) only reach it with a context word nearby.
 SCORE_THRESHOLD = 0.4
 
+# Texts per `nlp.pipe` batch in `analyze_many` (sentences and short messages).
+_PIPE_BATCH = 256
+
 DIRECT_IDENTIFIERS: frozenset[str] = frozenset(
     {
         "PERSON",
@@ -122,6 +125,16 @@ class Redactor:
             for r in results
             if r.entity_type in DIRECT_IDENTIFIERS
         )
+
+    def analyze_many(self, texts: Sequence[str]) -> dict[str, list[Entity]]:
+        """`analyze` of each distinct text in `texts`, keyed by the text.
+
+        Each distinct text is parsed once, all of them in one `nlp.pipe` (the same full
+        pipeline Presidio would run on each text alone, batched), and analyzed once.
+        """
+        distinct = list(dict.fromkeys(texts))
+        docs = self._nlp.pipe(distinct, batch_size=_PIPE_BATCH)
+        return {text: self.analyze(text, doc) for text, doc in zip(distinct, docs, strict=True)}
 
     def redact(self, text: str, doc: Doc | None = None) -> Redaction:
         """`text` with every direct identifier replaced by `<TYPE>` (e.g. `<PHONE_NUMBER>`)."""
