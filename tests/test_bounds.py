@@ -171,7 +171,14 @@ def test_what_the_parse_says_is_to_come_is_a_plan(extractor: RuleExtractor, text
 
 @pytest.mark.parametrize(
     "text",
-    ["I won't eat pork.", "I will be vegetarian from now on.", "I cycle to work every day."],
+    [
+        "I won't eat pork.",
+        "I will be vegetarian from now on.",
+        "I cycle to work every day.",
+        # A commitment in the future tense holds from now.
+        "I'll never eat meat again.",
+        "I'll be vegetarian for good.",
+    ],
 )
 def test_a_refusal_a_change_from_now_and_a_habit_are_no_plans(
     extractor: RuleExtractor, text: str

@@ -129,6 +129,13 @@ _FROM_NOW = re.compile(
 )
 
 
+# A commitment said in the future tense holds from now: "I'll never eat meat again", "I will
+# always take the stairs", "I'll be vegetarian for good" (never served as a plan to come).
+_FOR_GOOD = re.compile(
+    r"\b(?:never|always|for\s+good|forever|permanently|any\s*more|ever\s+again)\b", re.IGNORECASE
+)
+
+
 def _to_come(doc: Doc, root: Token) -> bool:
     """The sentence's main verb is said of what is still to come (see above)."""
     if any(t.lower_ in _HABIT for t in doc) or any(c.dep_ == "neg" for c in root.children):
@@ -158,7 +165,8 @@ def _kind(cues: frozenset[Cue], text: str, imperative: bool, past: bool, future:
     if Cue.LANGUAGE in cues and re.search(r"\b(?:please|pls|stp|for me)\b", text, re.I):
         return Kind.INSTRUCTION
     if Cue.PLAN in cues and future and not past and not _FROM_NOW.search(text):
-        return Kind.PLAN
+        if not _FOR_GOOD.search(text):
+            return Kind.PLAN
     if lx.CONSTRAINT.search(text):
         return Kind.CONSTRAINT
     if lx.PREFERENCE.search(text):
