@@ -59,27 +59,25 @@ _MODAL_MONTH = re.compile(r"\b(?:may|march)\b", re.IGNORECASE)
 _SLASHED = re.compile(r"\d\s*/\s*\d|\d\s*(?:am|pm|a\.m\.|p\.m\.|o'clock|h)\b|\d:\d\d", re.I)
 _NEW_YEAR = re.compile(r"^(?:the\s+)?new\s+year(?:'s)?(?:\s+day)?$", re.IGNORECASE)
 _YEAR = re.compile(r"^(?:20\d\d)$")
-_IN_UNITS = re.compile(
-    r"^in\s+(?P<n>\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
-    r"(?:a\s+)?couple\s+of|(?:a\s+)?few)\s+(?P<unit>day|week|fortnight|month|year)s?$",
-    re.IGNORECASE,
+# How many of a unit of time, in digits or words: "3 weeks", "a couple of months", "a few days".
+_COUNT = (
+    r"(?P<n>\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"(?:a\s+)?couple\s+of|(?:a\s+)?few)"
 )
+_UNITS = rf"{_COUNT}\s+(?P<unit>day|week|fortnight|month|year)s?"
+_IN_UNITS = re.compile(rf"^in\s+{_UNITS}$", re.IGNORECASE)
 _RELATIVE = re.compile(r"^(?P<which>next|this|the\s+coming)\s+(?P<unit>week|month|year)$", re.I)
 # A stretch ahead: "for the next fortnight", "over the coming three weeks", "the next 10
 # days", "for another 3 weeks", "within the next two months".
 _AHEAD = re.compile(
     r"(?:\b(?:for|over|during|within|throughout)\s+(?:the\s+)?|\bthe\s+)(?:next|coming|following)\s+"
-    r"(?:(?P<n>\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
-    r"couple\s+of|few)\s+)?(?P<unit>day|week|fortnight|month|year)(?P<plural>s)?\b",
+    rf"(?:{_COUNT}\s+)?(?P<unit>day|week|fortnight|month|year)(?P<plural>s)?\b",
     re.IGNORECASE,
 )
 _AHEAD_PAST = re.compile(r"\b(?:past|last|previous)\s+$", re.IGNORECASE)
 # "in two weeks I start the new job", "in a month we move": a change that starts later.
 _IN_UNITS_OPENS = re.compile(
-    r"^\W*in\s+(?P<n>\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
-    r"(?:a\s+)?couple\s+of|(?:a\s+)?few)\s+(?P<unit>day|week|fortnight|month|year)s?(?:'\s*time)?"
-    r"\s*,?\s+(?:i|i'm|i'll|we|we're|we'll)\b",
-    re.IGNORECASE,
+    rf"^\W*in\s+{_UNITS}(?:'\s*time)?\s*,?\s+(?:i|i'm|i'll|we|we're|we'll)\b", re.IGNORECASE
 )
 _MAX_WORDS = 6
 _REFERENCE = datetime(2000, 1, 3, 12, tzinfo=UTC)
@@ -217,10 +215,7 @@ _PLAN_END_OF = re.compile(
     re.I,
 )
 _PLAN_IN_UNITS = re.compile(
-    r"\bin\s+(?:about\s+|around\s+)?(?P<n>\d+|an?|one|two|three|four|five|six|seven|eight|nine|"
-    r"ten|eleven|twelve|(?:a\s+)?couple\s+of|(?:a\s+)?few)\s+(?P<unit>day|week|fortnight|month|year)s?"
-    r"(?:'\s*time)?\b",
-    re.IGNORECASE,
+    rf"\bin\s+(?:about\s+|around\s+)?{_UNITS}(?:'\s*time)?\b", re.IGNORECASE
 )
 _SEASON_AFTER = {"spring": "summer", "summer": "autumn", "autumn": "winter", "fall": "winter",
                  "winter": "spring"}  # fmt: skip
