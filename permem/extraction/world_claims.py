@@ -90,12 +90,9 @@ def _framed(clause: Token) -> bool:
     """A frame of knowing governs the clause: its head, or the noun or adjective it hangs
     from ("a firm believer that …", "sure that …")."""
     head = clause.head
-    if clause.dep_ in ("ccomp", "relcl", "acl", "xcomp") and head is not clause:
-        if _knowing(head):
-            return True
-        if head.dep_ in ("attr", "acomp") and _knowing(head):
-            return True
-    return False
+    return (
+        clause.dep_ in ("ccomp", "relcl", "acl", "xcomp") and head is not clause and _knowing(head)
+    )
 
 
 def _beside(doc: Doc, clause: Token) -> bool:
