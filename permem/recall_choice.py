@@ -10,7 +10,7 @@ from datetime import datetime
 
 from permem import policy
 from permem.extraction import lexicon as lx
-from permem.records import Confirmation, Origin, Status, UserMemory
+from permem.records import Confirmation, Kind, Origin, Status, UserMemory
 
 
 def superseded_in_time(survivors: Sequence[UserMemory]) -> set[uuid.UUID]:
@@ -60,13 +60,16 @@ def replaced_from_start(survivors: Sequence[UserMemory]) -> set[uuid.UUID]:
     ("From 10 September I'm switching to the climbing gym" replaces "I train at the gym round
     the corner" from the 10th on; until then it is not valid and the old claim stands). The
     change names what it replaces by a shared content word (`policy.reference_words`), in its
-    scope or globally; a change that adds ("I'm also ...") replaces nothing."""
+    scope or globally; a change that adds ("I'm also ...") replaces nothing, and neither does
+    a plan ("planning to move to Austin in July"): what is only intended replaces nothing
+    until a later message says it happened."""
     changes = [
         r
         for r in survivors
         # Open-ended: a bounded claim ("no calls on the 20th") is an exception for its span.
         if r.valid_from > r.observed_at
         and r.valid_until is None
+        and r.kind is not Kind.PLAN
         and not lx.ADDITION.search(r.claim)
     ]
     if not changes:
@@ -86,6 +89,73 @@ def replaced_from_start(survivors: Sequence[UserMemory]) -> set[uuid.UUID]:
                 replaced.add(old.id)
     changes_ids = {c.id for c in changes}
     return with_siblings(replaced, _spans(r for r in survivors if r.id not in changes_ids))
+
+
+# Words of the calendar say when, not what: "aiming for May" and "fixed for July 2nd" name
+# the same arrangement by what it is ("the garden landscaping"), never by its month.
+_CALENDAR = frozenset(
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday "
+    "saturday sunday week weekend month year morning afternoon evening night tonight tomorrow "
+    "spring summer autumn fall winter christmas easter start end early late next last soon "
+    "later earlier first".split()
+)
+
+
+def _tentative(record: UserMemory) -> bool:
+    """An arrangement not yet settled: a plan, or an event said with a hedge or an intention
+    ("aiming for May", "probably sometime in June", "I might buy a car")."""
+    if record.kind is Kind.PLAN:
+        return True
+    return record.kind is Kind.EVENT and bool(
+        lx.HEDGE.search(record.claim) or lx.INTENTION.search(record.claim)
+    )
+
+
+# What can settle an arrangement: a plan said firmly, an event, a fact ("we've booked the
+# refit for June 8th", "I got the car"); a taste or a rule about it says nothing of whether it
+# happens.
+_SETTLING = frozenset({Kind.PLAN, Kind.EVENT, Kind.FACT})
+
+
+def _what(record: UserMemory) -> frozenset[str]:
+    return policy.reference_words(record.claim) - _CALENDAR
+
+
+def settled(survivors: Sequence[UserMemory]) -> set[uuid.UUID]:
+    """Tentative arrangements that a later, settled statement about the same arrangement
+    replaces: "we're aiming for May for the garden landscaping" gives way to "the garden
+    landscaping got pushed back, now fixed for July 2nd", "going to Porto on the 20th, aiming
+    for the 8:30 coach" to "ended up with the 13:10 to Porto", "I might buy a car this year" to
+    "we got the car". The later claim is an event, a fact or a plan said without a hedge or an
+    intention, of the same subject, later, in the old claim's scope or globally, and names the
+    same thing by a content word that is no calendar word; one that adds ("I'm also ...")
+    replaces nothing. The clauses said beside a replaced claim go with it (`with_siblings`)."""
+    tentative = [r for r in survivors if _tentative(r)]
+    if not tentative:
+        return set()
+    replaced: set[uuid.UUID] = set()
+    for later in survivors:
+        if (
+            later.kind not in _SETTLING
+            or lx.HEDGE.search(later.claim)
+            or lx.INTENTION.search(later.claim)
+            or lx.ADDITION.search(later.claim)
+        ):
+            continue
+        named = _what(later)
+        for old in tentative:
+            if (
+                old.id != later.id
+                and old.subject == later.subject
+                and old.scope in (later.scope, "global")
+                and old.observed_at < later.observed_at
+                and named & _what(old)
+            ):
+                replaced.add(old.id)
+    if not replaced:
+        return replaced
+    return with_siblings(replaced, _spans(survivors))
 
 
 # Clauses of one sentence sit this close: "My gym is the one on my street, I go at lunchtime".
@@ -150,4 +220,10 @@ def shadowed_imports(records: Iterable[UserMemory], ts: datetime) -> set[uuid.UU
     }
 
 
-__all__ = ["replaced_from_start", "shadowed_imports", "superseded_in_time", "with_siblings"]
+__all__ = [
+    "replaced_from_start",
+    "settled",
+    "shadowed_imports",
+    "superseded_in_time",
+    "with_siblings",
+]

@@ -26,7 +26,12 @@ from permem.extraction import lexicon as lx
 from permem.extraction.context import meaning
 from permem.extraction.for_whom import ForWhom, claim_for_whom, request_for_whom, serves
 from permem.grants import ALL_SCOPES, covers, owns_memory
-from permem.recall_choice import replaced_from_start, shadowed_imports, superseded_in_time
+from permem.recall_choice import (
+    replaced_from_start,
+    settled,
+    shadowed_imports,
+    superseded_in_time,
+)
 from permem.recall_query import RecallQuery
 from permem.records import DEFAULT_SCOPE, Confirmation, Kind, Origin, Status, UserMemory
 from permem.request_time import Window, about
@@ -248,8 +253,8 @@ def usable(
     """The records of one subject that recall may use for `query`, in their order, and the
     others counted by reason: the ledger (`blocked` ids), `exclusion`, an import the user's own
     word shadows (`shadowed_imports`), then recall's choices in time (`superseded_in_time`,
-    `replaced_from_start`). `others`: the subject's claims outside `records` that an import
-    among them may give way to (`speakers`). Pure."""
+    `replaced_from_start`, `settled`). `others`: the subject's claims outside `records` that an
+    import among them may give way to (`speakers`). Pure."""
     filtered: Counter[str] = Counter()
     when = when or about(query.text, query.ts)  # read once for every record
     shadowed = shadowed_imports([*records, *others], query.ts)
@@ -263,7 +268,7 @@ def usable(
             survivors.append(record)
         else:
             filtered[reason] += 1
-    replaced = superseded_in_time(survivors) | replaced_from_start(survivors)
+    replaced = superseded_in_time(survivors) | replaced_from_start(survivors) | settled(survivors)
     if replaced:
         filtered["superseded_in_time"] += len(replaced)
         survivors = [r for r in survivors if r.id not in replaced]

@@ -30,6 +30,7 @@ from sqlalchemy.engine import Connection
 
 from permem import policy
 from permem.embedding import Embedder, embed_unique
+from permem.extraction.speakers import english_words
 from permem.recall_choice import with_siblings
 from permem.records import Confirmation, Kind, Origin, Status, UserMemory
 from permem.stores.bulk import copy_insert
@@ -116,6 +117,7 @@ def apply_retractions(
         said = vectors.get(retraction.said or "") if retraction.said is not None else None
         # "that plan lasted two days": a plan pointed at names the plans said before it.
         names_plan = _THAT_PLAN.search(retraction.said or "") is not None
+        brands = brands_of(retraction.said or "")
         named = retraction.named
         if retraction.specific and any(
             retraction.specific & names[row[0]]
@@ -139,7 +141,7 @@ def apply_retractions(
                 continue
             if (
                 (names_plan and kind == Kind.PLAN.value)
-                or named & names[memory_id]
+                or names_any(named, names[memory_id], brands)
                 or (
                     meaning is not None
                     and said is not None
@@ -162,6 +164,47 @@ def apply_retractions(
     for memory_id in with_siblings(set(replaced), spans) - set(replaced):
         replaced[memory_id] = by_message[message_of[memory_id]]
     mark_superseded(conn, tenant, replaced, superseded, why="retracted by")
+
+
+def names_any(
+    named: frozenset[str], words: frozenset[str], brands: frozenset[str] = frozenset()
+) -> bool:
+    """Whether a retraction's words name a claim's: a word they share, or a name the user
+    capitalised (`brands`) that heads a compound word of the claim: "the Mac went back" names
+    "got a macbook" (mac and book are both words, and Mac is a name), "the Surface died" a
+    "surfacebook". Only names head compounds: "last week" names no "weekend"."""
+    if named & words:
+        return True
+    return any(_compound_of(head, word) for head in brands & named for word in words)
+
+
+def brands_of(text: str) -> frozenset[str]:
+    """The names the user capitalised inside a sentence ("the Mac", not "The" opening it), as
+    `reference_words` spells them."""
+    found = [m.group() for m in _INNER_CAPITAL.finditer(text)]
+    return policy.reference_words(" ".join(found)) if found else frozenset()
+
+
+_INNER_CAPITAL = re.compile(r"(?<![.!?]\s)(?<!^)(?<=\s)[A-Z][a-z]{2,}\b")
+_COMPOUND_PART = 3
+# Endings that WordNet also lists as words ("sion", "ment"): a derived word, not a compound
+# ("pension" is no kind of pen).
+_SUFFIXES = frozenset(
+    "sion tion ment ness less able ible ings ers ery ism ist ity ive ous ance ence ship hood "
+    "ward wards like ful".split()
+)
+
+
+def _compound_of(head: str, word: str) -> bool:
+    """`word` is `head` and another word ("macbook": mac, book). Stems lose a final "e"
+    (`reference_words`: "surface" -> "surfac"), so the head may be the stem of a word."""
+    if len(head) < _COMPOUND_PART or not word.startswith(head):
+        return False
+    known = english_words()
+    if head not in known and head + "e" in known and word.startswith(head + "e"):
+        head += "e"
+    rest = word[len(head) :]
+    return len(rest) >= _COMPOUND_PART and rest not in _SUFFIXES and rest in known and head in known
 
 
 _THAT_PLAN = re.compile(

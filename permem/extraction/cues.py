@@ -56,9 +56,12 @@ class SentenceCue:
 # A sentence ends at . ! ? followed by space or end, or at a line break.
 _SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?]+(?=\S))+[.!?]*")
 # A new clause starts where the speaker restarts with themselves as subject.
+# So does one that names what is the speaker's ("Give me gritty crime series, Nordic noir is my
+# thing").
 _CLAUSE_BREAK = re.compile(
     r"(?:,\s*|;\s*|\s+-+\s+|\s+—\s+|\s+(?:and|but|so|plus)\s+)"
-    r"(?=(?:i|i'm|im|i've|i'd|i am|i was|my)\b)",
+    r"(?=(?:i|i'm|im|i've|i'd|i am|i was|my)\b)|"
+    r"(?:,\s*|;\s*)(?=[^\W\d_][\w' -]{1,40}?\s+(?:is|are|'s|'re)\s+(?:my|our)\s)",
     re.IGNORECASE,
 )
 
@@ -240,7 +243,12 @@ def select(message: Message) -> list[SentenceCue]:
     belief = lx.BELIEF.search(own) is not None
     for_someone = lx.FOR_SOMEONE.search(own) is not None
     for_relation = False
+    asked = False  # the sentence before this one asked a question
     for start, end, is_quoted in spans:
+        follows_question, asked = (
+            asked,
+            not is_quoted and bool(_ASKS.search(message.text[start:end])),
+        )
         if is_quoted:
             found = _quoted(message, start, end)
             if found is not None:
@@ -273,6 +281,10 @@ def select(message: Message) -> list[SentenceCue]:
         if _plainly_not_a_claim(core):
             continue
         cues, topic = _user_cues(message, core, remember)
+        if follows_question and _CONCLUSION.match(text):
+            # "Europeans never need visas, right? So I'm sorted": where a question leaves the
+            # user holds only if the answer is yes; the user asked, they did not say.
+            cues.add(Cue.HYPOTHETICAL)
         # A retraction in one clause takes back for the whole sentence ("Sold the scooter last
         # week, I walk everywhere now").
         s_start, s_end = sentence_around(message.text, start, end)
@@ -307,6 +319,20 @@ def select(message: Message) -> list[SentenceCue]:
         relation = relation_match.group("relation").lower() if relation_match else None
         selected.append(SentenceCue(message, start, end, frozenset(cues), topic, relation))
     return selected
+
+
+# A sentence that asks (ends with a question mark, a closing bracket or quote after it).
+_ASKS = re.compile(r"\?[\s\"')\]”’]*$")  # noqa: RUF001
+# A sentence that opens by drawing, from the one before it, where that leaves the user: a
+# standing or a permission ("so I'm sorted", "therefore we're covered", "so I can skip it",
+# "so I don't need a visa"). What the user does ("so I never tip there") is their own conduct
+# whatever the premise, and stays.
+_CONCLUSION = re.compile(
+    r"^\W*(?:so|therefore|hence|thus|which\s+means|that\s+means|in\s+which\s+case)[\s,]+"
+    r"(?:i'?m|i\s+am|we'?re|we\s+are|i'?ll\s+be|we'?ll\s+be|i\s+can|we\s+can|"
+    r"(?:i|we)\s+(?:don'?t|do\s+not)\s+(?:need|have)\s+to|no\s+need)\b",
+    re.IGNORECASE,
+)
 
 
 def _marked(selected: list[SentenceCue], cue: Cue) -> list[SentenceCue]:

@@ -140,7 +140,12 @@ RETRACTION = re.compile(
     r"with|finished\s+with|cancell?ed|ended)\b|\b(?:is|was|got|been)\s+handed\s+back\b|"
     r"\bchange\s+of\s+plans?\b|\b(?:i'm|i\s+am|we're|we\s+are)\s+(?:switching|changing|"
     r"moving)\s+(?:over\s+)?(?:to|from)\b|\bis\s+(?:old|outdated|out\s+of\s+date)\b|"
-    r"\b(?:not|no|never)\b[^.!?]{0,50}\bafter\s+all\b)",
+    r"\b(?:not|no|never)\b[^.!?]{0,50}\bafter\s+all\b|"
+    # A possession the user gave up, whatever it is: "I gave the Mac back", "we handed the
+    # loaner car back", "I returned the rental bike", "gave my old piano away".
+    r"\b(?:i|we)\s+(?:(?:just|finally|already)\s+)?(?:gave|(?:'ve|have)\s+given|handed)\s+"
+    r"(?:the|my|our|that|this)\s+(?:[\w-]+\s+){0,3}?(?:back|away)\b|"
+    r"\b(?:i|we)\s+(?:(?:just|finally|already)\s+)?returned\s+(?:the|my|our)\s+\w+)",
     re.IGNORECASE,
 )
 
