@@ -250,6 +250,24 @@ def test_a_third_party_named_by_the_other_speaker_is_theirs(extractor: RuleExtra
     assert classify(candidate).subject == "r.okafor:zeynep:brother"
 
 
+def test_what_the_helper_says_of_the_holder_by_name_is_the_holder_s(
+    extractor: RuleExtractor,
+) -> None:
+    """Someone typing on the holder's behalf says so; what they say of the holder by name is
+    the holder's, what they say of themselves stays theirs."""
+    messages = conversation(
+        "not Rex typing, this is Lena the niece, setting up the laptop for him",
+        "Rex's coffee must always be decaf, please remember that.",
+        "Rex never eats after 7, so always book early tables.",
+        "I'm vegan myself but he isn't",
+    )
+    candidates = attribute_candidates(messages, extractor.extract(messages))
+    by_text = {c.claim_text: c.speaker for c in candidates}
+    about_rex = [text for text in by_text if text.startswith("Rex")]
+    assert len(about_rex) == 2 and all(by_text[t] is None for t in about_rex), by_text
+    assert by_text["I'm vegan myself but he isn't"] == "r.okafor:guest", by_text
+
+
 def test_the_gate_holds_the_other_speaker_s_claims() -> None:
     held = decide(replace(BASE, other_speaker=True))
     assert held.decision is GateDecision.CONFIRM and held.reasons[0] == "other_speaker"

@@ -66,6 +66,9 @@ class Turn:
 
     changes: tuple[tuple[int, str | None], ...]
     markers: tuple[tuple[int, int], ...] = ()
+    # The holder's names known by then (the account's, and those a disclaimer gave: "not
+    # Kai typing"): a sentence about the holder by name is the holder's, whoever types it.
+    holder: frozenset[str] = frozenset()
 
     def speaker_at(self, offset: int) -> str | None:
         speaker: str | None = None
@@ -142,8 +145,9 @@ def attribute(
                 changes.append((_sentence_start(message.text, back), None))
                 current = None
             if any(who is not None for _, who in changes):
+                full, _ = holder_names(account)
                 turns[(message.tenant, message.message_id)] = Turn(
-                    tuple(changes), tuple(sorted(seen.markers))
+                    tuple(changes), tuple(sorted(seen.markers)), full | frozenset(known_holder)
                 )
     return turns
 
@@ -191,5 +195,19 @@ def attribute_candidates(
         if _only_markers(candidate, turn.markers):
             continue
         speaker = turn.speaker_at(candidate.claim_start)
+        if speaker is not None and _about_holder(candidate, turn.holder):
+            # "not Kai typing, it's Amara ... Kai's English is basic": said for the holder, of
+            # the holder, by someone helping on the holder's account.
+            speaker = None
         result.append(candidate if speaker is None else replace(candidate, speaker=speaker))
     return result
+
+
+_OPENING_NAME = re.compile(r"\W*(?:(?:and|but|so|also|oh|well)\W+)?([^\W\d_]+)(?:'s|’s)?\b")
+
+
+def _about_holder(candidate: Candidate, holder: frozenset[str]) -> bool:
+    """The claim opens on one of the holder's names as its subject or its owner ("Kai goes to
+    bed early", "Kai's English is basic"): a claim about the holder."""
+    opening = _OPENING_NAME.match(candidate.message.text, candidate.claim_start)
+    return opening is not None and opening.group(1).casefold() in holder
