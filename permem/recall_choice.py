@@ -13,6 +13,17 @@ from permem.extraction import lexicon as lx
 from permem.records import Confirmation, Kind, Origin, Status, UserMemory
 
 
+def said_before_in_reach(old: UserMemory, new: UserMemory) -> bool:
+    """`old` is another claim of `new`'s subject, said before it, in its scope or globally:
+    one that `new` can replace."""
+    return (
+        old.id != new.id
+        and old.subject == new.subject
+        and old.scope in (new.scope, "global")
+        and old.observed_at < new.observed_at
+    )
+
+
 def superseded_in_time(survivors: Sequence[UserMemory]) -> set[uuid.UUID]:
     """Claims on an exclusive topic that a later-said claim on the same topic, valid now,
     replaces: a move announced for October replaces the old home from October on (until then
@@ -79,10 +90,7 @@ def replaced_from_start(survivors: Sequence[UserMemory]) -> set[uuid.UUID]:
         named = policy.reference_words(f"{change.evidence or ''} {change.claim}")
         for old in survivors:
             if (
-                old.id != change.id
-                and old.subject == change.subject
-                and old.scope in (change.scope, "global")
-                and old.observed_at < change.observed_at
+                said_before_in_reach(old, change)
                 and old.valid_from <= change.valid_from
                 and named & policy.reference_words(f"{old.evidence or ''} {old.claim}")
             ):
@@ -145,13 +153,7 @@ def settled(survivors: Sequence[UserMemory]) -> set[uuid.UUID]:
             continue
         named = _what(later)
         for old in tentative:
-            if (
-                old.id != later.id
-                and old.subject == later.subject
-                and old.scope in (later.scope, "global")
-                and old.observed_at < later.observed_at
-                and named & _what(old)
-            ):
+            if said_before_in_reach(old, later) and named & _what(old):
                 replaced.add(old.id)
     if not replaced:
         return replaced

@@ -17,25 +17,23 @@ from permem import policy
 from permem.extraction.cues import Cue, select
 from permem.extraction.modality import retracts
 from permem.recall_choice import replaced_from_start, settled
-from permem.records import Kind, Origin, Sensitivity, SourceRef, UserMemory
+from permem.records import Kind, Sensitivity, SourceRef, UserMemory
 from permem.revisions import brands_of, names_any
 from permem.settings import Settings
-from tests.conftest import ingest, message, recalled_claims, user_line
+from tests.conftest import ingest, memory, message, recalled_claims, user_line
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
 
 def _said(claim: str, days: int, kind: Kind, **fields: object) -> UserMemory:
+    """Ana's claim of `kind`, said `days` after T0 in a message of its own."""
     observed = T0 + timedelta(days=days)
     values: dict[str, object] = {
-        "tenant": "t", "subject": "ana", "account": "ana", "origin": Origin.USER_FACT,
-        "kind": kind, "claim": claim,
-        "source": SourceRef(f"m-{uuid.uuid4().hex[:6]}", (0, len(claim))), "scope": "global",
-        "purpose": "assistant", "observed_at": observed, "valid_from": observed,
-        "valid_until": None, "confidence": 0.9, "sensitivity": Sensitivity.NONE,
+        "tenant": "t", "subject": "ana", "account": "ana", "kind": kind, "claim": claim,
+        "observed_at": observed, "valid_from": observed, "sensitivity": Sensitivity.NONE,
+        "source": SourceRef(f"m-{uuid.uuid4().hex[:6]}", (0, len(claim))),
     }  # fmt: skip
-    values.update(fields)
-    return UserMemory(**values)  # type: ignore[arg-type]
+    return memory(**{**values, **fields})
 
 
 # ------------------------------------------------------------- tentative, then settled
