@@ -8,15 +8,23 @@ policies, privileges and constraints apply exactly as to any other insert.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import psycopg
 import sqlalchemy as sa
 from psycopg.types.json import Jsonb
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.engine import Connection
 
 _JSON_TYPES = (dict,)
+
+
+def any_of(values: Iterable[Any], item: Any = sa.Text) -> sa.ColumnElement[Any]:
+    """`ANY(:array)` of `values` (compare with `column == any_of(...)`): one bound array whatever
+    their number. An `IN` list binds one parameter per value, and PostgreSQL refuses a
+    statement with more than 65,535 (a forget request of many subjects covers more ids)."""
+    return sa.any_(sa.literal(list(dict.fromkeys(values)), ARRAY(item)))
 
 
 def _adapt(value: Any) -> Any:
