@@ -416,3 +416,30 @@ def test_a_legal_hold_exempts_a_held_subject_inside_a_request_of_many(
     assert completed.released == blocked.held and completed.still_held == 0
     assert verify(rt.db, rt.index, TENANT, now=NOW, backups=False).clean
     assert text_residue(owner, left) == [] and controls.inspect(rt.db, TENANT, "cy") == []
+
+
+def test_forget_cli_refuses_a_bad_subjects_file_with_one_line(
+    settings: Settings, tmp_path: Path
+) -> None:
+    runner = CliRunner(env={"PERMEM_DATABASE_URL": settings.database_url or ""})
+
+    def refused(*args: str) -> str:
+        result = runner.invoke(app, ["forget", "--tenant", "acme", *args])
+        assert result.exit_code == 2, result.output
+        assert len(result.stderr.strip().splitlines()) == 1
+        return result.stderr
+
+    missing = str(tmp_path / "absent.txt")
+    assert "no such file" in refused("--subjects-file", missing)
+    empty = tmp_path / "empty.txt"
+    empty.write_text("")
+    assert "names no subject" in refused("--subjects-file", str(empty))
+    comments = tmp_path / "comments.txt"
+    comments.write_text("# nobody yet\n\n   \n# still nobody\n")
+    assert "names no subject" in refused("--subjects-file", str(comments))
+    listed = tmp_path / "subjects.txt"
+    listed.write_text("ana\nben\n")
+    for extra in (["--subject", "ana"], ["--source", "a1"], ["--claim", str(uuid.uuid4())]):
+        assert "do not add --subject, --source or --claim" in refused(
+            "--subjects-file", str(listed), *extra
+        )
