@@ -192,14 +192,30 @@ def _expand(
 def _profiles_follow(conn: Connection, tenant: str, ids: list[uuid.UUID], now: datetime) -> None:
     """Regenerate the profiles of the subjects whose claims were just blocked, so no version
     cites them from the block on (`erase` then removes the old versions for good)."""
-    from permem.profile import refresh_profiles
+    from permem.profile import drop_profiles, refresh_profiles
 
     if not ids:
         return
-    subjects = conn.execute(
-        sa.select(memories.c.subject).distinct().where(memories.c.id == any_of(ids, sa.Uuid))
-    ).scalars()
-    for subject in sorted(subjects):
+    subjects = sorted(
+        conn.execute(
+            sa.select(memories.c.subject).distinct().where(memories.c.id == any_of(ids, sa.Uuid))
+        ).scalars()
+    )
+    # A subject with no claim left unblocked has no profile line left: its versions are
+    # dropped, as a regeneration would, without one ledger read per purpose and scope (a
+    # subject request blocks every claim, and a request of many subjects names thousands).
+    unblocked = set(
+        conn.execute(
+            sa.select(memories.c.subject)
+            .distinct()
+            .where(
+                memories.c.subject == any_of(subjects),
+                memories.c.status != Status.BLOCKED.value,
+            )
+        ).scalars()
+    )
+    drop_profiles(conn, [s for s in subjects if s not in unblocked])
+    for subject in sorted(unblocked):
         refresh_profiles(conn, tenant, subject, now=now)
 
 
