@@ -45,7 +45,7 @@ from permem.erasure.plan import expand as _plan_expansion
 from permem.erasure.results import BlockResult, EraseResult, VerifyResult
 from permem.errors import BadInput, NotFound
 from permem.records import Status
-from permem.stores.bulk import any_of, copy_insert
+from permem.stores.bulk import any_of, copy_insert, unnested
 from permem.stores.database import Database, check_tenant, list_tenants, tenant_transaction
 from permem.stores.schema import erasure_ledger, index_queue, memories, memory_events
 from permem.stores.vectors import VectorIndex
@@ -228,15 +228,17 @@ def _block_memories(
         return 0
     changed = conn.execute(
         sa.text(
-            "UPDATE memories AS m SET status = 'blocked' FROM memories AS o "
-            "WHERE m.id = o.id AND m.id = ANY(:ids) AND m.status <> 'blocked' "
+            "UPDATE memories AS m SET status = 'blocked' FROM memories AS o, "
+            "unnest(CAST(:ids AS uuid[])) AS wanted(id) "
+            "WHERE m.id = wanted.id AND o.id = wanted.id AND m.status <> 'blocked' "
             "RETURNING m.id, o.status"
         ),
         {"ids": list(ids)},
     ).all()
     if changed:
-        conn.execute(
-            sa.insert(memory_events),
+        copy_insert(
+            conn,
+            memory_events,
             [
                 {
                     "tenant": tenant,
@@ -309,7 +311,7 @@ def erase(
         if rows:
             conn.execute(
                 sa.update(erasure_ledger)
-                .where(erasure_ledger.c.id == any_of([r["id"] for r in rows], sa.Uuid))
+                .where(erasure_ledger.c.id == unnested([r["id"] for r in rows], sa.Uuid).c.value)
                 .values(state=LedgerState.ERASED.value, erased_at=now)
             )
         _close_requests(conn, now)
@@ -404,7 +406,7 @@ def verify(
         if residue:
             conn.execute(
                 sa.update(erasure_ledger)
-                .where(erasure_ledger.c.id == any_of([r["id"] for r in rows], sa.Uuid))
+                .where(erasure_ledger.c.id == unnested([r["id"] for r in rows], sa.Uuid).c.value)
                 .values(
                     state=LedgerState.FAILED.value,
                     detail=erasure_ledger.c.detail.op("||")(
@@ -414,22 +416,23 @@ def verify(
             )
         else:
             pending = [r["id"] for r in rows if r["state"] != LedgerState.VERIFIED.value]
+            verified = {
+                "state": LedgerState.VERIFIED.value,
+                "verified_at": now,
+                "detail": erasure_ledger.c.detail.op("-")("residue"),
+            }
+            conn.execute(
+                sa.update(erasure_ledger)
+                .where(erasure_ledger.c.id == unnested(pending, sa.Uuid).c.value)
+                .values(verified)
+            )
             conn.execute(
                 sa.update(erasure_ledger)
                 .where(
-                    sa.or_(
-                        erasure_ledger.c.id == any_of(pending, sa.Uuid),
-                        sa.and_(
-                            erasure_ledger.c.node_kind == REQUEST,
-                            erasure_ledger.c.state == LedgerState.ERASED.value,
-                        ),
-                    )
+                    erasure_ledger.c.node_kind == REQUEST,
+                    erasure_ledger.c.state == LedgerState.ERASED.value,
                 )
-                .values(
-                    state=LedgerState.VERIFIED.value,
-                    verified_at=now,
-                    detail=erasure_ledger.c.detail.op("-")("residue"),
-                )
+                .values(verified)
             )
             result.verified = len(rows)
     result.seconds = time.perf_counter() - started

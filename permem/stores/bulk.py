@@ -27,6 +27,15 @@ def any_of(values: Iterable[Any], item: Any = sa.Text) -> sa.ColumnElement[Any]:
     return sa.any_(sa.literal(list(dict.fromkeys(values)), ARRAY(item)))
 
 
+def unnested(values: Iterable[Any], item: Any = sa.Text) -> sa.TableValuedAlias:
+    """`unnest(:array) AS anon(value)`: `values` as a table to join (`column == t.c.value`
+    puts it in the statement's FROM), one bound array. For tens of thousands of values in an
+    `UPDATE`: the planner hashes or probes an index, where `= ANY(:array)` in a sequential scan
+    compares every row with the whole array (measured: 6 s for 73k ledger rows)."""
+    array = sa.literal(list(dict.fromkeys(values)), ARRAY(item))
+    return sa.func.unnest(array).table_valued("value").render_derived()
+
+
 def _adapt(value: Any) -> Any:
     return Jsonb(value) if isinstance(value, _JSON_TYPES) else value
 
