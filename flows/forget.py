@@ -23,10 +23,17 @@ from tasks.erasure import block_task, erase_task, verify_task
 
 
 class ForgetParams(BaseModel):
-    """What to forget: exactly one of subject, source message or claim (a UI form)."""
+    """What to forget: exactly one of subject, source message or claim, or a list of subjects
+    (a UI form)."""
 
     tenant: str = Field(description="The tenant holding the data.")
     subject: str | None = Field(default=None, description="Forget everything of this subject.")
+    subjects: list[str] | None = Field(
+        default=None,
+        description="Forget everything of each of these subjects, in one request: one block "
+        "transaction, one erase run (one LanceDB compaction), one verification. Not with "
+        "subject, source or claim.",
+    )
     source: str | None = Field(
         default=None, description="Forget this source message and everything derived from it."
     )
@@ -42,10 +49,12 @@ class ForgetParams(BaseModel):
 @flow(name="forget", log_prints=False)
 def forget(params: ForgetParams) -> dict[str, Any]:
     settings = load_settings()
-    target = Target.of(subject=params.subject, source=params.source, claim=params.claim)
+    targets = Target.requested(
+        subject=params.subject, source=params.source, claim=params.claim, subjects=params.subjects
+    )
     now = datetime.now(UTC)
     blocked = block_task(
-        settings, params.tenant, target, params.requested_by, now, params.request_id
+        settings, params.tenant, targets, params.requested_by, now, params.request_id
     )
     erased = erase_task(settings, params.tenant, now)
     verified = verify_task(settings, params.tenant, now)
@@ -60,11 +69,19 @@ def forget(params: ForgetParams) -> dict[str, Any]:
     return report
 
 
+def _targets(targets: list[dict[str, str]]) -> str:
+    """The request's target, or how many subjects it names and the first few."""
+    if len(targets) == 1:
+        return str(targets[0])
+    named = ", ".join(t["id"] for t in targets[:5])
+    return f"{len(targets)} subjects: {named}{', ...' if len(targets) > 5 else ''}"
+
+
 def publish(report: dict[str, Any]) -> None:
     blocked, erased, verified = report["blocked"], report["erased"], report["verified"]
     rows = [
         {"step": "block", "measure": "request", "value": blocked["request_id"]},
-        {"step": "block", "measure": "target", "value": str(blocked["target"])},
+        {"step": "block", "measure": "target", "value": _targets(blocked["targets"])},
         {"step": "block", "measure": "memories blocked", "value": blocked["memories"]},
         {"step": "block", "measure": "sources covered", "value": blocked["sources"]},
         {"step": "block", "measure": "already in ledger", "value": blocked["already_in_ledger"]},

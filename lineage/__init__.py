@@ -3,6 +3,6 @@
 Pure data and traversal; the stores that persist edges and erase nodes live in `permem`.
 """
 
-from lineage.graph import Edge, Node, NodeKind, Relation, descendants
+from lineage.graph import Edge, Node, NodeKind, Relation, descendants, reached_from
 
-__all__ = ["Edge", "Node", "NodeKind", "Relation", "descendants"]
+__all__ = ["Edge", "Node", "NodeKind", "Relation", "descendants", "reached_from"]

@@ -11,6 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TypeVar
+
+K = TypeVar("K")
 
 
 class NodeKind(StrEnum):
@@ -71,3 +74,23 @@ def descendants(roots: Iterable[Node], children_of: ChildrenOf) -> set[Node]:
         seen |= found
         frontier = frozenset(found - expanded)
     return seen
+
+
+def reached_from(roots: Mapping[Node, K], children_of: ChildrenOf) -> dict[Node, K]:
+    """Every root and every node reachable from `roots`, each with the label of the root that
+    reached it first (breadth first; among roots of one level, the first in `roots`' order).
+
+    `descendants` for a request of many targets: which target each covered node belongs to.
+    """
+    labels: dict[Node, K] = dict(roots)
+    frontier = list(roots)
+    while frontier:
+        children = children_of(frozenset(frontier))
+        found: list[Node] = []
+        for parent in frontier:
+            for child in children.get(parent, ()):
+                if child not in labels:
+                    labels[child] = labels[parent]
+                    found.append(child)
+        frontier = found
+    return labels

@@ -1,5 +1,8 @@
 """Deletion as a lineage-graph operation: block, erase every derivative, verify.
 
+A request names one subject, source message or claim, or many subjects at once
+(`Target.of_subjects`): one request id, and each step below runs once for all of them.
+
 1. **Block** (`block`): in one transaction, every record the request covers becomes `blocked`
    (unusable: recall re-reads status and checks the ledger) and every node of the lineage graph
    below it (claims, source messages, embeddings, index rows, profiles, export files) gets an
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import time
 import uuid
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
@@ -41,7 +45,7 @@ from permem.erasure.plan import expand as _plan_expansion
 from permem.erasure.results import BlockResult, EraseResult, VerifyResult
 from permem.errors import BadInput, NotFound
 from permem.records import Status
-from permem.stores.bulk import copy_insert
+from permem.stores.bulk import any_of, copy_insert, unnested
 from permem.stores.database import Database, check_tenant, list_tenants, tenant_transaction
 from permem.stores.schema import erasure_ledger, index_queue, memories, memory_events
 from permem.stores.vectors import VectorIndex
@@ -54,6 +58,7 @@ __all__ = [
     "LedgerState",
     "Target",
     "TargetKind",
+    "Targets",
     "VerifyResult",
     "block",
     "erase",
@@ -70,56 +75,76 @@ __all__ = [
 # ---------------------------------------------------------------------------------- block
 
 
-def block(db: Database, tenant: str, target: Target, *, actor: str, now: datetime) -> BlockResult:
-    """Make everything `target` covers unusable at once and record it in the ledger:
-    `request`, then `expand`.
+Targets = Target | Sequence[Target]  # one target, or the many subjects of one request
 
-    Two transactions. The first commits one request row to the ledger, which recall checks,
-    so from then on no recall returns a covered record (this is the "at once": one insert).
-    The second expands the request over the lineage graph: a ledger row per node and status
-    `blocked` for every covered claim. If the process dies between the two, `erase` expands
-    the request first. A second request for the same target adds no node rows (they are
-    already in the ledger). Raises `NotFound` for a claim or source the tenant never held.
+
+def _targets(target: Targets) -> tuple[Target, ...]:
+    targets = (target,) if isinstance(target, Target) else tuple(dict.fromkeys(target))
+    if not targets:
+        raise BadInput("a forget request needs at least one target")
+    return targets
+
+
+def block(db: Database, tenant: str, target: Targets, *, actor: str, now: datetime) -> BlockResult:
+    """Make everything `target` covers unusable at once and record it in the ledger:
+    `request`, then `expand`. `target` is one target or many (`Target.of_subjects`): one
+    request either way, with one id, the same two transactions and one expansion.
+
+    Two transactions. The first commits the request's rows to the ledger (one per target),
+    which recall checks, so from then on no recall returns a covered record (this is the "at
+    once": one insert). The second expands the request over the lineage graph: a ledger row
+    per node and status `blocked` for every covered claim. If the process dies between the
+    two, `erase` expands the request first. A second request for the same target adds no node
+    rows (they are already in the ledger). Raises `NotFound` for a claim or source the tenant
+    never held.
     """
     result = request(db, tenant, target, actor=actor, now=now)
     expand(db, result, actor=actor, now=now)
     return result
 
 
-def request(db: Database, tenant: str, target: Target, *, actor: str, now: datetime) -> BlockResult:
-    """The first step of `block`: commit the request row; recall excludes from then on."""
+def request(
+    db: Database, tenant: str, target: Targets, *, actor: str, now: datetime
+) -> BlockResult:
+    """The first step of `block`: commit the request rows, one per target, in one
+    transaction; recall excludes from then on."""
     check_tenant(tenant)
     if not actor:
         raise BadInput("a forget request needs the actor who asked for it")
     started = time.perf_counter()
-    result = BlockResult(uuid.uuid4(), tenant, target)
+    result = BlockResult(uuid.uuid4(), tenant, _targets(target))
     with tenant_transaction(db.app, tenant) as conn:
-        check_exists(conn, target)
+        for each in result.targets:
+            check_exists(conn, each)
         conn.execute(
-            sa.insert(erasure_ledger).values(
-                tenant=tenant,
-                request_id=result.request_id,
-                target_kind=target.kind.value,
-                target_id=target.value,
-                node_kind=REQUEST,
-                node_id=str(result.request_id),
-                state=LedgerState.BLOCKED.value,
-                requested_by=actor,
-                requested_at=now,
-                blocked_at=sa.func.now(),  # the clock of memories.created_at (recall cutoff)
-                detail={"expanded": False},
-            )  # fmt: skip
+            # the clock of memories.created_at (recall cutoff): one for every target
+            sa.insert(erasure_ledger).values(blocked_at=sa.func.now()),
+            [
+                {
+                    "tenant": tenant,
+                    "request_id": result.request_id,
+                    "target_kind": each.kind.value,
+                    "target_id": each.value,
+                    "node_kind": REQUEST,
+                    "node_id": str(result.request_id),
+                    "state": LedgerState.BLOCKED.value,
+                    "requested_by": actor,
+                    "requested_at": now,
+                    "detail": {"expanded": False},
+                }
+                for each in result.targets
+            ],
         )
     result.request_seconds = result.seconds = time.perf_counter() - started
     return result
 
 
 def continue_block(
-    db: Database, tenant: str, target: Target, request_id: uuid.UUID, *, actor: str, now: datetime
+    db: Database, tenant: str, target: Targets, request_id: uuid.UUID, *, actor: str, now: datetime
 ) -> BlockResult:
     """The second step of `block` for a request already committed (`request`; `permem serve`
     commits it before it answers and leaves the rest to the forget flow)."""
-    result = BlockResult(request_id, tenant, target)
+    result = BlockResult(request_id, tenant, _targets(target))
     expand(db, result, actor=actor, now=now)
     return result
 
@@ -127,16 +152,22 @@ def continue_block(
 def expand(db: Database, result: BlockResult, *, actor: str, now: datetime) -> None:
     """The second step of `block`: node rows and `blocked` statuses, in one transaction."""
     started = time.perf_counter()
-    _expand(db, result.tenant, result.target, result, actor=actor, now=now)
+    _expand(db, result.tenant, result.targets, result, actor=actor, now=now)
     result.seconds += time.perf_counter() - started
 
 
 def _expand(
-    db: Database, tenant: str, target: Target, result: BlockResult, *, actor: str, now: datetime
+    db: Database,
+    tenant: str,
+    targets: Sequence[Target],
+    result: BlockResult,
+    *,
+    actor: str,
+    now: datetime,
 ) -> None:
     """The request's node rows and the `blocked` statuses (see `block`), in one transaction."""
     with tenant_transaction(db.app, tenant) as conn:
-        plan = _plan_expansion(conn, tenant, target, result.request_id, actor=actor, now=now)
+        plan = _plan_expansion(conn, tenant, targets, result.request_id, actor=actor, now=now)
         copy_insert(conn, erasure_ledger, plan.rows)
         result.nodes.update(plan.nodes)
         result.held += plan.held
@@ -145,7 +176,8 @@ def _expand(
         result.memories = _block_memories(
             conn, tenant, plan.memory_ids, actor=actor, request=result.request_id
         )
-        conn.execute(sa.delete(index_queue).where(index_queue.c.memory_id.in_(plan.memory_ids)))
+        queued = index_queue.c.memory_id == any_of(plan.memory_ids, sa.Uuid)
+        conn.execute(sa.delete(index_queue).where(queued))
         _profiles_follow(conn, tenant, plan.memory_ids, now)
         conn.execute(
             sa.update(erasure_ledger)
@@ -160,14 +192,30 @@ def _expand(
 def _profiles_follow(conn: Connection, tenant: str, ids: list[uuid.UUID], now: datetime) -> None:
     """Regenerate the profiles of the subjects whose claims were just blocked, so no version
     cites them from the block on (`erase` then removes the old versions for good)."""
-    from permem.profile import refresh_profiles
+    from permem.profile import drop_profiles, refresh_profiles
 
     if not ids:
         return
-    subjects = conn.execute(
-        sa.select(memories.c.subject).distinct().where(memories.c.id.in_(ids))
-    ).scalars()
-    for subject in sorted(subjects):
+    subjects = sorted(
+        conn.execute(
+            sa.select(memories.c.subject).distinct().where(memories.c.id == any_of(ids, sa.Uuid))
+        ).scalars()
+    )
+    # A subject with no claim left unblocked has no profile line left: its versions are
+    # dropped, as a regeneration would, without one ledger read per purpose and scope (a
+    # subject request blocks every claim, and a request of many subjects names thousands).
+    unblocked = set(
+        conn.execute(
+            sa.select(memories.c.subject)
+            .distinct()
+            .where(
+                memories.c.subject == any_of(subjects),
+                memories.c.status != Status.BLOCKED.value,
+            )
+        ).scalars()
+    )
+    drop_profiles(conn, [s for s in subjects if s not in unblocked])
+    for subject in sorted(unblocked):
         refresh_profiles(conn, tenant, subject, now=now)
 
 
@@ -180,15 +228,17 @@ def _block_memories(
         return 0
     changed = conn.execute(
         sa.text(
-            "UPDATE memories AS m SET status = 'blocked' FROM memories AS o "
-            "WHERE m.id = o.id AND m.id = ANY(:ids) AND m.status <> 'blocked' "
+            "UPDATE memories AS m SET status = 'blocked' FROM memories AS o, "
+            "unnest(CAST(:ids AS uuid[])) AS wanted(id) "
+            "WHERE m.id = wanted.id AND o.id = wanted.id AND m.status <> 'blocked' "
             "RETURNING m.id, o.status"
         ),
         {"ids": list(ids)},
     ).all()
     if changed:
-        conn.execute(
-            sa.insert(memory_events),
+        copy_insert(
+            conn,
+            memory_events,
             [
                 {
                     "tenant": tenant,
@@ -232,7 +282,7 @@ def erase(
         if ended:
             conn.execute(
                 sa.update(erasure_ledger)
-                .where(erasure_ledger.c.id.in_(ended))
+                .where(erasure_ledger.c.id == any_of(ended, sa.Uuid))
                 .values(state=LedgerState.BLOCKED.value)
             )
         result.released = len(ended)
@@ -261,7 +311,7 @@ def erase(
         if rows:
             conn.execute(
                 sa.update(erasure_ledger)
-                .where(erasure_ledger.c.id.in_([r["id"] for r in rows]))
+                .where(erasure_ledger.c.id == unnested([r["id"] for r in rows], sa.Uuid).c.value)
                 .values(state=LedgerState.ERASED.value, erased_at=now)
             )
         _close_requests(conn, now)
@@ -287,10 +337,14 @@ def _expand_pending(db: Database, tenant: str) -> None:
                 erasure_ledger.c.detail["expanded"].as_boolean().is_(False),
             )
         ).mappings().all()  # fmt: skip
-    for row in pending:
-        target = Target(TargetKind(row["target_kind"]), row["target_id"])
-        result = BlockResult(row["request_id"], tenant, target)
-        _expand(db, tenant, target, result, actor=row["requested_by"], now=row["requested_at"])
+    requests: dict[uuid.UUID, list[sa.RowMapping]] = {}
+    for row in pending:  # a request of many subjects has one row per subject
+        requests.setdefault(row["request_id"], []).append(row)
+    for request_id, rows in requests.items():
+        targets = tuple(Target(TargetKind(r["target_kind"]), r["target_id"]) for r in rows)
+        result = BlockResult(request_id, tenant, targets)
+        head = rows[0]
+        _expand(db, tenant, targets, result, actor=head["requested_by"], now=head["requested_at"])
 
 
 def _close_requests(conn: Connection, now: datetime) -> None:
@@ -352,7 +406,7 @@ def verify(
         if residue:
             conn.execute(
                 sa.update(erasure_ledger)
-                .where(erasure_ledger.c.id.in_([r["id"] for r in rows]))
+                .where(erasure_ledger.c.id == unnested([r["id"] for r in rows], sa.Uuid).c.value)
                 .values(
                     state=LedgerState.FAILED.value,
                     detail=erasure_ledger.c.detail.op("||")(
@@ -362,22 +416,23 @@ def verify(
             )
         else:
             pending = [r["id"] for r in rows if r["state"] != LedgerState.VERIFIED.value]
+            verified = {
+                "state": LedgerState.VERIFIED.value,
+                "verified_at": now,
+                "detail": erasure_ledger.c.detail.op("-")("residue"),
+            }
+            conn.execute(
+                sa.update(erasure_ledger)
+                .where(erasure_ledger.c.id == unnested(pending, sa.Uuid).c.value)
+                .values(verified)
+            )
             conn.execute(
                 sa.update(erasure_ledger)
                 .where(
-                    sa.or_(
-                        erasure_ledger.c.id.in_(pending),
-                        sa.and_(
-                            erasure_ledger.c.node_kind == REQUEST,
-                            erasure_ledger.c.state == LedgerState.ERASED.value,
-                        ),
-                    )
+                    erasure_ledger.c.node_kind == REQUEST,
+                    erasure_ledger.c.state == LedgerState.ERASED.value,
                 )
-                .values(
-                    state=LedgerState.VERIFIED.value,
-                    verified_at=now,
-                    detail=erasure_ledger.c.detail.op("-")("residue"),
-                )
+                .values(verified)
             )
             result.verified = len(rows)
     result.seconds = time.perf_counter() - started
@@ -392,16 +447,22 @@ def request_state(db: Database, tenant: str, request_id: uuid.UUID) -> dict[str,
         rows = conn.execute(
             sa.select(erasure_ledger).where(erasure_ledger.c.request_id == request_id)
         ).mappings().all()  # fmt: skip
-    head = next((r for r in rows if r["node_kind"] == REQUEST), None)
-    if head is None:
+    # One request row per target (a request of many subjects has many), all in one state.
+    heads = sorted(
+        (r for r in rows if r["node_kind"] == REQUEST),
+        key=lambda r: (r["target_kind"], r["target_id"]),
+    )
+    if not heads:
         raise NotFound(f"no forget request {request_id} in this tenant")
+    head = heads[0]
     held = sum(1 for r in rows if r["state"] == LedgerState.HELD.value)
     state = LedgerState.HELD.value if held and head["state"] == "blocked" else head["state"]
     return {
         "request_id": str(request_id),
         "state": state,
         "target": {"kind": head["target_kind"], "id": head["target_id"]},
-        "nodes": len(rows) - 1,
+        "targets": [{"kind": r["target_kind"], "id": r["target_id"]} for r in heads],
+        "nodes": len(rows) - len(heads),
         "held": held,
         "requested_by": head["requested_by"],
         **{

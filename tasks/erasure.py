@@ -26,7 +26,7 @@ _IO: dict[str, Any] = {**_OPTIONS, "retries": 2, "retry_delay_seconds": 2}
 def block_task(
     settings: Settings,
     tenant: str,
-    target: forget.Target,
+    target: forget.Targets,
     actor: str,
     now: datetime,
     request_id: uuid.UUID | None = None,

@@ -1,5 +1,6 @@
 """History is never rewritten: the database refuses it, whoever asks."""
 
+import re
 import uuid
 
 import pytest
@@ -18,7 +19,7 @@ from permem.stores.memories import (
 )
 from permem.stores.schema import memory_events
 from permem.stores.sources import append_sources
-from tests.conftest import memory, message
+from tests.conftest import T0, memory, message
 
 TENANT = "acme"
 
@@ -167,3 +168,37 @@ def test_sources_are_idempotent_and_hold_no_text(db: Database) -> None:
         )
     assert "peanuts" not in " ".join(str(v) for v in row.values())
     assert len(row["content_hash"]) == 64
+
+
+def test_even_the_owner_cannot_rewrite_the_erasure_ledger(db: Database, owner: sa.Engine) -> None:
+    """The ledger's guard runs only when an immutable column differs (a `WHEN` on them,
+    migration 0011): it must name every column but the mutable ones, and still refuse."""
+    from permem.forget import Target, TargetKind, request
+
+    with tenant_transaction(db.app, TENANT) as conn:
+        register_tenant(conn, TENANT)
+    request(db, TENANT, Target(TargetKind.SUBJECT, "alice"), actor="alice", now=T0)
+    with owner.connect() as conn:
+        columns = set(
+            conn.execute(
+                sa.text(
+                    "SELECT column_name FROM information_schema.columns "
+                    "WHERE table_name = 'erasure_ledger'"
+                )
+            ).scalars()
+        )
+        [definition] = conn.execute(
+            sa.text(
+                "SELECT pg_get_triggerdef(oid) FROM pg_trigger "
+                "WHERE tgname = 'erasure_ledger_append_only'"
+            )
+        ).scalars()
+    mutable = {"state", "blocked_at", "erased_at", "verified_at", "detail"}
+    guarded = set(re.findall(r"\bold\.(\w+)", definition.lower()))
+    assert guarded == columns - mutable
+    for assignment in ("node_id = 'x'", "target_id = 'bob'", "requested_by = 'x'"):
+        with pytest.raises(sa.exc.IntegrityError, match="erasure_ledger is append-only"):
+            with owner.begin() as conn:
+                conn.execute(sa.text(f"UPDATE erasure_ledger SET {assignment}"))
+    with owner.begin() as conn:  # what erasure changes, it may
+        conn.execute(sa.text("UPDATE erasure_ledger SET state = 'erased', erased_at = now()"))

@@ -41,7 +41,7 @@ def test_upgrade_then_inspect_json(settings: Settings) -> None:
     runner = CliRunner(env=_env(settings))
     upgraded = runner.invoke(app, ["db", "upgrade"])
     assert upgraded.exit_code == 0, upgraded.stderr
-    assert "schema at revision 0010" in upgraded.stdout
+    assert "schema at revision 0011" in upgraded.stdout
     db = open_database(settings)
     # Each claim's span is where its text stands in its message, and the two spans differ.
     said = {"m1": "I'm vegetarian, mostly.", "m2": "Well, actually I'm pescatarian"}

@@ -25,7 +25,16 @@ from permem.export import export_subject
 from permem.runtime import close_all, runtime
 from permem.settings import Settings
 from tests.test_flow_nightly import _artifacts
-from tests.test_forget import ANA_CANARIES, BEN_CANARY, TENANT, _recall, _write_log, text_residue
+from tests.test_forget import (
+    ANA_CANARIES,
+    BEN_CANARY,
+    MORE_CANARIES,
+    TENANT,
+    _recall,
+    _write_log,
+    add_subjects,
+    text_residue,
+)
 
 
 @pytest.fixture
@@ -210,3 +219,84 @@ def test_the_deletion_commands_end_to_end(prefect_server: str, env: Path, owner:
     again = runner.invoke(app, ["release", "--tenant", TENANT, "--hold", hold["hold"], "--by", "x"])
     assert again.exit_code == 2 and "already released" in again.stderr
     assert {r.subject for r in controls.inspect(runtime(settings).db, TENANT)} == {"ben"}
+
+
+def test_the_flow_forgets_a_list_of_subjects_in_one_request(
+    prefect_server: str, env: Path, owner: sa.Engine, tmp_path: Path
+) -> None:
+    from flows.backup import BackupParams, backup
+    from flows.forget import ForgetParams, forget
+
+    settings = _settings()
+    rt = runtime(settings)
+    add_subjects(settings, tmp_path / "more.jsonl")
+    gone = ["ana", "cy", "dee"]
+    ids = [i for s in gone for i in _ids(s)]
+    exported = export_subject(
+        rt.db, TENANT, "cy", "json", directory=settings.exports_dir, actor="cy",
+        now=datetime.now(UTC),
+    )  # fmt: skip
+    made = backup(BackupParams(), return_state=True)
+    assert made.is_completed(), made.message
+
+    state = forget(
+        ForgetParams(tenant=TENANT, subjects=gone, requested_by="dpo"), return_state=True
+    )
+    assert state.is_completed(), state.message
+    report = state.result()
+    assert [t["id"] for t in report["blocked"]["targets"]] == gone
+    assert report["blocked"]["memories"] == 6 and report["verified"]["residue"] == []
+    summary = _artifacts(["forget-summary"], state.state_details.flow_run_id)
+    assert "3 subjects: ana, cy, dee" in str(summary["forget-summary"].data)
+    canaries = (*ANA_CANARIES, MORE_CANARIES["cy"], MORE_CANARIES["dee"])
+    assert text_residue(owner, canaries) == []
+    assert rt.index.files_holding(ids) == [] and not exported.path.exists()
+    backups = sorted(settings.backups_dir.rglob("*.pmbk"))
+    readable = {b.subject for f in backups for b in read_backup(rt.db, f).blocks}
+    assert readable == {"ben", "eve"}
+    assert {r.subject for r in controls.inspect(rt.db, TENANT)} == {"ben", "eve"}
+    assert {r[2] for r in text_residue(owner, (BEN_CANARY, MORE_CANARIES["eve"]))} == {
+        BEN_CANARY, MORE_CANARIES["eve"]
+    }  # fmt: skip
+    bad = forget(
+        ForgetParams(tenant=TENANT, subjects=["ben"], subject="eve", requested_by="x"),
+        return_state=True,
+    )
+    assert bad.is_failed() and "do not add --subject" in (bad.message or "")
+    assert {r.subject for r in controls.inspect(rt.db, TENANT)} == {"ben", "eve"}
+
+
+def test_forget_subjects_file_end_to_end(
+    prefect_server: str, env: Path, owner: sa.Engine, tmp_path: Path
+) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from interfaces.cli import app
+
+    settings = _settings()
+    add_subjects(settings, tmp_path / "more.jsonl")
+    listed = tmp_path / "subjects.txt"
+    listed.write_text("# erasure requests of the week\nana\n\n  cy  \n# dee asked too\ndee\nana\n")
+    runner = CliRunner()
+    result = runner.invoke(app, ["forget", "--tenant", TENANT, "--subjects-file", str(listed)])
+    assert result.exit_code == 0, result.stderr
+    [line] = result.stdout.splitlines()
+    assert ": 3 subjects, 6 claims blocked, " in line and line.endswith(", 0 held")
+    with owner.connect() as conn:
+        asked = conn.execute(
+            sa.text(
+                "SELECT DISTINCT request_id::text, requested_by FROM erasure_ledger "
+                "WHERE node_kind = 'request'"
+            )
+        ).all()
+    assert len(asked) == 1 and asked[0][1] == getpass.getuser()  # no --by: the OS user
+    assert text_residue(owner, (*ANA_CANARIES, "cyxcanary", "deexcanary")) == []
+    assert {r.subject for r in controls.inspect(runtime(settings).db, TENANT)} == {"ben", "eve"}
+    again = runner.invoke(
+        app, ["forget", "--tenant", TENANT, "--subjects-file", str(listed), "--json"]
+    )
+    assert again.exit_code == 0, again.stderr
+    repeated = json.loads(again.stdout)  # forgotten already: nothing new, still verified
+    assert repeated["blocked"]["memories"] == 0 and repeated["verified"]["residue"] == []

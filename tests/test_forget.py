@@ -22,7 +22,15 @@ from interfaces.cli import app
 from permem import controls, holds, nightly
 from permem.errors import NotFound
 from permem.export import export_subject
-from permem.forget import LedgerState, Target, TargetKind, block, erase, verify
+from permem.forget import (
+    LedgerState,
+    Target,
+    TargetKind,
+    block,
+    erase,
+    request_state,
+    verify,
+)
 from permem.indexing import rebuild_index
 from permem.recall import Recaller, parse_query
 from permem.runtime import Runtime, runtime
@@ -285,3 +293,153 @@ def test_recall_is_blocked_by_the_request_row_alone_and_erase_expands_it(
     with tenant_transaction(rt.db.app, TENANT) as conn:
         states = set(conn.execute(sa.select(erasure_ledger.c.state)).scalars())
     assert states == {LedgerState.VERIFIED.value}
+
+
+# ------------------------------------------------------------ many subjects in one request
+
+MORE = [
+    ("c1", "cy", "I can't stand cyxcanary olives"),
+    ("d1", "dee", "I love deexcanary opera"),
+    ("e1", "eve", "I always fly with evexcanary airlines"),
+]
+MORE_CANARIES = {"cy": "cyxcanary", "dee": "deexcanary", "eve": "evexcanary"}
+
+
+def add_subjects(settings: Settings, path: Path) -> Path:
+    """Three more subjects (cy, dee, eve) beside ana and ben, each with one claim of a canary
+    of their own, through the nightly pipeline."""
+    path.write_text(
+        "".join(
+            json.dumps({
+                "message_id": mid, "tenant": TENANT, "account": account,
+                "conversation_id": f"c-{account}", "turn": 0, "role": "user", "text": text,
+                "ts": "2026-03-01T11:00:00Z",
+            }) + "\n"
+            for mid, account, text in MORE
+        )
+    )  # fmt: skip
+    nightly.run(settings, path)
+    return path
+
+
+def _index_version(rt: Runtime) -> int:
+    """The latest version of the LanceDB table, read from the store (every write adds one)."""
+    import lancedb
+
+    return int(lancedb.connect(rt.index.uri).open_table(rt.index.table_name).version)
+
+
+def test_forget_many_subjects_in_one_request_erases_them_all_and_nothing_else(
+    loaded: tuple[Settings, Path], owner: sa.Engine, tmp_path: Path
+) -> None:
+    rt = _rt(loaded)
+    add_subjects(loaded[0], tmp_path / "more.jsonl")
+    gone = ("ana", "cy", "dee")
+    ids = [str(r.id) for s in (*gone, "ana:wife") for r in controls.inspect(rt.db, TENANT, s)]
+    assert len(ids) == 6 and rt.index.files_holding(ids)
+    exported = export_subject(
+        rt.db, TENANT, "dee", "json", directory=tmp_path / "exports", actor="dee", now=NOW
+    )
+
+    blocked = block(rt.db, TENANT, Target.of_subjects(gone), actor="dpo", now=NOW)
+    assert blocked.targets == tuple(Target(TargetKind.SUBJECT, s) for s in gone)
+    assert blocked.memories == 6 and blocked.sources == 5 and blocked.nodes["export"] == 1
+    assert all(_recall(rt, s) == [] for s in gone)
+    with tenant_transaction(rt.db.app, TENANT) as conn:
+        rows = conn.execute(sa.select(erasure_ledger)).mappings().all()
+    # One request: one id, one request row per subject; each node row names its own subject.
+    assert {r["request_id"] for r in rows} == {blocked.request_id}
+    assert sorted(r["target_id"] for r in rows if r["node_kind"] == "request") == sorted(gone)
+    owners = {r["node_id"]: r["target_id"] for r in rows if r["node_kind"] == "memory"}
+    for subject in gone:
+        for claim in controls.inspect(rt.db, TENANT, subject):
+            assert owners[str(claim.id)] == subject
+    wife = _claims(rt, "ana:wife")
+    assert {owners[str(c.id)] for c in wife.values()} == {"ana"}
+
+    erase(rt.db, rt.index, TENANT, now=NOW)
+    checked = verify(rt.db, rt.index, TENANT, now=NOW, backups=False)
+    assert checked.clean and checked.verified == checked.checked == len(rows) - len(gone)
+    assert text_residue(owner, (*ANA_CANARIES, "cyxcanary", "deexcanary")) == []
+    assert rt.index.files_holding(ids) == [] and not exported.path.exists()
+    # The others are untouched: their claims, recall, and text.
+    assert {r[2] for r in text_residue(owner, (BEN_CANARY, "evexcanary"))} == {
+        BEN_CANARY, "evexcanary"
+    }  # fmt: skip
+    assert _recall(rt, "ben") == ["I love plimbencanary jazz"]
+    assert [r.claim for r in controls.inspect(rt.db, TENANT, "eve")] == [
+        "I always fly with evexcanary airlines"
+    ]
+    state = request_state(rt.db, TENANT, blocked.request_id)
+    assert state["state"] == "verified" and len(state["targets"]) == 3  # type: ignore[arg-type]
+
+
+def test_a_request_of_many_subjects_compacts_the_index_once(
+    loaded: tuple[Settings, Path], tmp_path: Path
+) -> None:
+    """One erase run for the whole request: the table gains as many versions (delete,
+    compaction, scalar index rebuilds) for three subjects as for one."""
+    rt = _rt(loaded)
+    add_subjects(loaded[0], tmp_path / "more.jsonl")
+    before = _index_version(rt)
+    block(rt.db, TENANT, Target(TargetKind.SUBJECT, "eve"), actor="eve", now=NOW)
+    erase(rt.db, rt.index, TENANT, now=NOW)
+    one = _index_version(rt) - before
+    before = _index_version(rt)
+    block(rt.db, TENANT, Target.of_subjects(["ana", "cy", "dee"]), actor="dpo", now=NOW)
+    erase(rt.db, rt.index, TENANT, now=NOW)
+    many = _index_version(rt) - before
+    assert one > 0 and many == one
+    assert verify(rt.db, rt.index, TENANT, now=NOW, backups=False).clean
+
+
+def test_a_legal_hold_exempts_a_held_subject_inside_a_request_of_many(
+    loaded: tuple[Settings, Path], owner: sa.Engine, tmp_path: Path
+) -> None:
+    rt = _rt(loaded)
+    add_subjects(loaded[0], tmp_path / "more.jsonl")
+    placed = holds.place(rt.db, TENANT, subject="cy", reason="case 9", by="legal", now=NOW)
+    blocked = block(rt.db, TENANT, Target.of_subjects(["ana", "cy", "dee"]), actor="dpo", now=NOW)
+    assert blocked.held >= 2  # cy's message and claim (and its index nodes)
+    assert _recall(rt, "cy") == []  # held: blocked from use all the same
+    erased = erase(rt.db, rt.index, TENANT, now=NOW)
+    assert erased.still_held == blocked.held
+    checked = verify(rt.db, rt.index, TENANT, now=NOW, backups=False)
+    assert checked.clean and checked.held == blocked.held
+    left = (*ANA_CANARIES, "cyxcanary", "deexcanary")
+    assert [r[2] for r in text_residue(owner, left)] == ["cyxcanary"]
+    [kept] = controls.inspect(rt.db, TENANT, "cy")
+    assert kept.status.value == "blocked"
+
+    holds.release(rt.db, TENANT, placed.id, by="legal", now=NOW)
+    completed = erase(rt.db, rt.index, TENANT, now=NOW)
+    assert completed.released == blocked.held and completed.still_held == 0
+    assert verify(rt.db, rt.index, TENANT, now=NOW, backups=False).clean
+    assert text_residue(owner, left) == [] and controls.inspect(rt.db, TENANT, "cy") == []
+
+
+def test_forget_cli_refuses_a_bad_subjects_file_with_one_line(
+    settings: Settings, tmp_path: Path
+) -> None:
+    runner = CliRunner(env={"PERMEM_DATABASE_URL": settings.database_url or ""})
+
+    def refused(*args: str) -> str:
+        result = runner.invoke(app, ["forget", "--tenant", "acme", *args])
+        assert result.exit_code == 2, result.output
+        assert len(result.stderr.strip().splitlines()) == 1
+        return result.stderr
+
+    missing = str(tmp_path / "absent.txt")
+    assert "no such file" in refused("--subjects-file", missing)
+    empty = tmp_path / "empty.txt"
+    empty.write_text("")
+    assert "names no subject" in refused("--subjects-file", str(empty))
+    comments = tmp_path / "comments.txt"
+    comments.write_text("# nobody yet\n\n   \n# still nobody\n")
+    assert "names no subject" in refused("--subjects-file", str(comments))
+    listed = tmp_path / "subjects.txt"
+    listed.write_text("ana\nben\n")
+    for extra in (["--subject", "ana"], ["--source", "a1"], ["--claim", str(uuid.uuid4())]):
+        assert "do not add --subject, --source or --claim" in refused(
+            "--subjects-file", str(listed), *extra
+        )

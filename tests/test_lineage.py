@@ -1,6 +1,6 @@
 from collections.abc import Iterable, Mapping
 
-from lineage import Node, NodeKind, descendants
+from lineage import Node, NodeKind, descendants, reached_from
 from permem.stores.database import Database, register_tenant, tenant_transaction
 from permem.stores.lineage_store import derivatives, parents_of
 from permem.stores.memories import append_memories
@@ -34,6 +34,18 @@ def test_descendants_tolerate_cycles_and_unrelated_nodes() -> None:
     a, b, other = Node(MEM, "a"), Node(MEM, "b"), Node(MEM, "z")
     _, children_of = _graph({a: [b], b: [a], other: [a]})
     assert descendants([a], children_of) == {a, b}  # type: ignore[arg-type]
+
+
+def test_reached_from_labels_each_node_with_the_root_that_reached_it_first() -> None:
+    """A request of many subjects: each derivative belongs to the target whose root reached
+    it first (a shared child to the earlier root), one call per level as `descendants`."""
+    m1, m2, c1, c2 = Node(SRC, "m1"), Node(SRC, "m2"), Node(MEM, "c1"), Node(MEM, "c2")
+    e1, r1, x = Node(EMB, "e1"), Node(ROW, "r1"), Node(EXP, "x")
+    calls, children_of = _graph({m1: [c1], m2: [c2], c1: [e1, x], c2: [x], e1: [r1], x: [m1]})
+    labels = reached_from({m1: "ana", m2: "ben"}, children_of)  # type: ignore[arg-type]
+    assert labels == {m1: "ana", m2: "ben", c1: "ana", c2: "ben", e1: "ana", r1: "ana",
+                      x: "ana"}  # fmt: skip
+    assert len(calls) == 4
 
 
 def test_appending_a_claim_records_its_source_edge(db: Database) -> None:

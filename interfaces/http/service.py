@@ -99,11 +99,13 @@ class Service:
         from flows.forget import ForgetParams
         from flows.forget import forget as forget_flow
 
-        params = ForgetParams(
-            tenant=tenant,
-            requested_by=requested_by,
-            request_id=request_id,
-            **{target.kind.value: target.value},
+        params = ForgetParams.model_validate(
+            {
+                "tenant": tenant,
+                "requested_by": requested_by,
+                "request_id": request_id,
+                target.kind.value: target.value,
+            }
         )
         try:
             with settings_in_effect(self.settings):

@@ -2,9 +2,11 @@
 
 The ledger (`erasure_ledger`) holds ids and salted hashes, never text. A forget request first
 commits one **request row** (`node_kind = 'request'`, its target a subject, a source message or
-a claim); then its expansion adds one **node row** per lineage node the request covers (memory,
-source, embedding, index row, export), with the node's content hash. A node under an open legal
-hold is `held`; the others go `blocked` -> `erased` -> `verified` (or `failed`).
+a claim; a request of many subjects commits one per subject, all under its one request id);
+then its expansion adds one **node row** per lineage node the request covers (memory, source,
+embedding, index row, export), with the node's content hash and the target that covers it. A
+node under an open legal hold is `held`; the others go `blocked` -> `erased` -> `verified` (or
+`failed`).
 
 Every reader asks one of two questions, answered here and nowhere else:
 
@@ -215,12 +217,14 @@ def _read(
     claim_hashes: set[str] = set()
     other_hashes: set[str] = set()
     # Every row names its request's target and time; only the request row knows `blocked_at`.
-    requests: dict[str, ForgetRequest] = {}
+    # A request of many subjects has one request row per subject, all with its id.
+    requests: dict[tuple[str, str, str], ForgetRequest] = {}
     for row in conn.execute(query):
         request_id = str(row.request_id)
-        if row.node_kind == REQUEST or request_id not in requests:
+        key = (request_id, row.target_kind, row.target_id)
+        if row.node_kind == REQUEST or key not in requests:
             blocked_at = row.blocked_at if row.node_kind == REQUEST else None
-            requests[request_id] = ForgetRequest(
+            requests[key] = ForgetRequest(
                 request_id, row.target_kind, row.target_id, row.requested_at, blocked_at
             )
         if row.node_kind == REQUEST:

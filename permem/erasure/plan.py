@@ -1,10 +1,11 @@
 """What to erase: a request expanded over the lineage graph, and the nodes an erase run removes.
 
-`expand` turns a request (a subject, a source message or a claim) into its ledger node rows:
-the memories and messages it covers, then every derivative the lineage graph reaches from
-them (embeddings, index rows, export files), each `blocked`, or `held` while an open legal
-hold covers it (the memory, its source message, its subject or the account). A derivative is
-held when the memory it was made from is; a message when it, or a held claim of it, is held.
+`expand` turns a request (a subject, a source message or a claim, or many subjects at once)
+into its ledger node rows: the memories and messages it covers, then every derivative the
+lineage graph reaches from them (embeddings, index rows, export files), each naming the target
+that covers it, and each `blocked`, or `held` while an open legal hold covers it (the memory,
+its source message, its subject or the account). A derivative is held when the memory it was
+made from is; a message when it, or a held claim of it, is held.
 `released` finds the held rows whose holds have all ended. `ErasurePlan` groups the ledger rows
 of one erase or verify run by what each store needs (ids by kind, subjects, export ids): the
 connectors (`permem.erasure.connectors`) erase and look for exactly those.
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 import uuid
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -22,12 +23,13 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from lineage import Node, NodeKind
+from lineage import Node, NodeKind, reached_from
 from permem.erasure.ledger import REQUEST, LedgerState, TargetKind
 from permem.errors import BadInput, NotFound
 from permem.hashing import subject_fingerprint
+from permem.stores.bulk import any_of
 from permem.stores.database import tenant_salt
-from permem.stores.lineage_store import derivatives
+from permem.stores.lineage_store import children_of
 from permem.stores.schema import erasure_ledger, legal_holds, lineage_edges, memories, sources
 
 __all__ = ["ErasurePlan", "Expansion", "Target", "check_exists", "expand", "memory_of", "released"]
@@ -56,6 +58,37 @@ class Target:
             except ValueError:
                 raise BadInput(f"--claim must be a UUID, got {value!r}") from None
         return cls(kind, value)
+
+    @classmethod
+    def of_subjects(cls, subjects: Iterable[str]) -> tuple[Target, ...]:
+        """One request for many subjects: each named once (in the given order), none empty,
+        at least one."""
+        names = list(dict.fromkeys(subjects))
+        if not names:
+            raise BadInput("the list of subjects to forget is empty")
+        if any(not name.strip() for name in names):
+            raise BadInput("a subject to forget must not be empty")
+        return tuple(cls(TargetKind.SUBJECT, name) for name in names)
+
+    @classmethod
+    def requested(
+        cls,
+        *,
+        subject: str | None = None,
+        source: str | None = None,
+        claim: str | None = None,
+        subjects: Sequence[str] | None = None,
+    ) -> tuple[Target, ...]:
+        """What one forget request names: `subjects` (many at once), else exactly one of
+        subject, source or claim (`of`)."""
+        if subjects is None:
+            return (cls.of(subject=subject, source=source, claim=claim),)
+        if any(v is not None for v in (subject, source, claim)):
+            raise BadInput(
+                "a list of subjects (--subjects-file) is a request of its own: "
+                "do not add --subject, --source or --claim"
+            )
+        return cls.of_subjects(subjects)
 
 
 def memory_of(node: Node) -> str | None:
@@ -97,42 +130,94 @@ def check_exists(conn: Connection, target: Target) -> None:
             raise NotFound(f"no source message {target.value} in this tenant")
 
 
-def _covered(conn: Connection, target: Target) -> tuple[list[sa.RowMapping], list[sa.RowMapping]]:
-    """The memories and source messages a request covers (before lineage expansion)."""
-    columns = (
-        memories.c.id, memories.c.subject, memories.c.account, memories.c.status,
-        memories.c.claim_hash, memories.c.claim, memories.c.source_message_id,
-    )  # fmt: skip
-    source_columns = (sources.c.message_id, sources.c.account, sources.c.content_hash)
-    check_exists(conn, target)
-    if target.kind is TargetKind.CLAIM:
-        found = conn.execute(
-            sa.select(*columns).where(memories.c.id == uuid.UUID(target.value))
-        ).mappings().all()  # fmt: skip
-        return list(found), []
-    if target.kind is TargetKind.SOURCE:
-        found_sources = conn.execute(
-            sa.select(*source_columns).where(sources.c.message_id == target.value)
-        ).mappings().all()  # fmt: skip
-        found = conn.execute(
-            sa.select(*columns).where(memories.c.source_message_id == target.value)
-        ).mappings().all()  # fmt: skip
-        return list(found), list(found_sources)
-    subject = target.value
-    # The subject's own messages: every message of their account, or on a shared account the
-    # messages they spoke (`sources.subject`, migration 0008).
-    spoke = sa.or_(sources.c.account == subject, sources.c.subject == subject)
-    own_sources = conn.execute(sa.select(*source_columns).where(spoke)).mappings().all()
+_MEMORY_COLUMNS = (
+    memories.c.id, memories.c.subject, memories.c.account, memories.c.status,
+    memories.c.claim_hash, memories.c.claim, memories.c.source_message_id,
+)  # fmt: skip
+_SOURCE_COLUMNS = (sources.c.message_id, sources.c.account, sources.c.subject,
+                   sources.c.content_hash)  # fmt: skip
+
+
+@dataclass
+class _Covered:
+    """The memories and source messages a request covers (before lineage expansion), each
+    with the target that covers it (the first of the request's targets that does)."""
+
+    memories: dict[str, dict[str, Any]] = field(default_factory=dict)
+    sources: dict[str, dict[str, Any]] = field(default_factory=dict)
+    roots: dict[Node, Target] = field(default_factory=dict)
+
+    def add(self, target: Target, found: Iterable[sa.RowMapping], *, source: bool) -> None:
+        for row in found:
+            node_id = row["message_id"] if source else str(row["id"])
+            (self.sources if source else self.memories).setdefault(node_id, dict(row))
+            node = Node(NodeKind.SOURCE if source else NodeKind.MEMORY, node_id)
+            self.roots.setdefault(node, target)
+
+
+def _subject_target(subject: str | None, wanted: Mapping[str, Target]) -> Target | None:
+    """The subject target that reaches `subject`: itself, or a colon prefix of it (a third
+    party `<target>:<relation>`), the longest first."""
+    if subject is None:
+        return None
+    parts = subject.split(":")
+    for end in range(len(parts), 0, -1):
+        if (found := wanted.get(":".join(parts[:end]))) is not None:
+            return found
+    return None
+
+
+def _covered_subjects(conn: Connection, targets: Sequence[Target], out: _Covered) -> None:
+    """Every claim about the subjects or their third parties (`S:<relation>`), every message of
+    their accounts or that they spoke on a shared account (`sources.subject`, migration 0008),
+    and every claim derived from those messages: one query each, whatever their number."""
+    wanted = {t.value: t for t in targets}
+    names = list(wanted)
+    spoke = sa.or_(sources.c.account == any_of(names), sources.c.subject == any_of(names))
+    own_sources = conn.execute(sa.select(*_SOURCE_COLUMNS).where(spoke)).mappings().all()
+    about = [
+        memories.c.subject == any_of(names),
+        # a third party of a subject without a colon (`ana:wife` of `ana`): the first part
+        sa.func.split_part(memories.c.subject, ":", 1) == any_of(names),
+    ]
+    patterns = [f"{_escape_like(n)}:%" for n in names if ":" in n]
+    if patterns:  # of a person on a shared account (`fam:ana:wife` of `fam:ana`)
+        about.append(memories.c.subject.like(any_of(patterns)))
     found = conn.execute(
-        sa.select(*columns).where(
-            sa.or_(
-                memories.c.subject == subject,
-                memories.c.subject.like(f"{_escape_like(subject)}:%", escape="\\"),
-                memories.c.source_message_id.in_(sa.select(sources.c.message_id).where(spoke)),
-            )
+        sa.select(*_MEMORY_COLUMNS).where(
+            sa.or_(*about, memories.c.source_message_id.in_(sa.select(sources.c.message_id)
+                                                             .where(spoke)))
         )
     ).mappings().all()  # fmt: skip
-    return list(found), list(own_sources)
+    by_message: dict[str, Target] = {}
+    for row in own_sources:
+        owner = wanted.get(row["subject"]) or wanted[row["account"]]
+        by_message[row["message_id"]] = owner
+        out.add(owner, [row], source=True)
+    for row in found:
+        owner = _subject_target(row["subject"], wanted) or by_message[row["source_message_id"]]
+        out.add(owner, [row], source=False)
+
+
+def _covered(conn: Connection, targets: Sequence[Target]) -> _Covered:
+    """The memories and source messages the request's targets cover, and which covers each."""
+    out = _Covered()
+    subjects = [t for t in targets if t.kind is TargetKind.SUBJECT]
+    for target in targets:
+        check_exists(conn, target)
+        if target.kind is TargetKind.CLAIM:
+            claim = sa.select(*_MEMORY_COLUMNS).where(memories.c.id == uuid.UUID(target.value))
+            out.add(target, conn.execute(claim).mappings(), source=False)
+        elif target.kind is TargetKind.SOURCE:
+            message = sa.select(*_SOURCE_COLUMNS).where(sources.c.message_id == target.value)
+            out.add(target, conn.execute(message).mappings(), source=True)
+            derived = sa.select(*_MEMORY_COLUMNS).where(
+                memories.c.source_message_id == target.value
+            )
+            out.add(target, conn.execute(derived).mappings(), source=False)
+    if subjects:
+        _covered_subjects(conn, subjects, out)
+    return out
 
 
 # ------------------------------------------------------------------------ legal holds
@@ -175,7 +260,7 @@ def _export_parents(conn: Connection, export_ids: Sequence[str]) -> dict[str, se
     rows = conn.execute(
         sa.select(lineage_edges.c.child_id, lineage_edges.c.parent_id).where(
             lineage_edges.c.child_kind == NodeKind.EXPORT.value,
-            lineage_edges.c.child_id.in_(list(export_ids)),
+            lineage_edges.c.child_id == any_of(export_ids),
             lineage_edges.c.parent_kind == NodeKind.MEMORY.value,
         )
     ).all()
@@ -235,41 +320,53 @@ class Expansion:
     already: int = 0  # nodes an earlier request had already put in the ledger
 
 
+def _in_ledger_already(conn: Connection, nodes: Iterable[Node]) -> set[tuple[str, str]]:
+    """(kind, id) of the `nodes` an earlier request already put in the ledger."""
+    by_kind: dict[str, list[str]] = {}
+    for node in nodes:
+        by_kind.setdefault(node.kind.value, []).append(node.id)
+    known: set[tuple[str, str]] = set()
+    for kind, ids in by_kind.items():  # one index range per kind (ix_erasure_ledger_node)
+        known.update(
+            (kind, node_id)
+            for node_id in conn.execute(
+                sa.select(erasure_ledger.c.node_id).where(
+                    erasure_ledger.c.node_kind == kind, erasure_ledger.c.node_id == any_of(ids)
+                )
+            ).scalars()
+        )
+    return known
+
+
 def expand(
     conn: Connection,
     tenant: str,
-    target: Target,
+    targets: Sequence[Target],
     request_id: uuid.UUID,
     *,
     actor: str,
     now: datetime,
 ) -> Expansion:
-    """The ledger node rows of request `request_id` (module doc), in the bound tenant. Reads
-    only; a node already in the ledger (an earlier request) gets no second row."""
-    found, found_sources = _covered(conn, target)
-    by_memory = {str(r["id"]): dict(r) for r in found}
-    by_source = {r["message_id"]: dict(r) for r in found_sources}
-    roots = [Node(NodeKind.MEMORY, i) for i in by_memory]
-    roots += [Node(NodeKind.SOURCE, m) for m in by_source]
-    nodes = set(roots) | derivatives(conn, roots)
+    """The ledger node rows of request `request_id` for its `targets` (module doc), in the
+    bound tenant: each row names the target that covers its node. Reads only; a node already
+    in the ledger (an earlier request) gets no second row. Set-based: the same number of
+    queries for one subject as for a thousand."""
+    covered = _covered(conn, targets)
+    by_memory, by_source = covered.memories, covered.sources
+    owners = reached_from(covered.roots, lambda frontier: children_of(conn, frontier))
+    nodes = sorted(owners)
     # Memories derived from a covered source are covered too (forget by source).
     extra = [n.id for n in nodes if n.kind is NodeKind.MEMORY and n.id not in by_memory]
     if extra:
         for derived in conn.execute(
-            sa.select(memories).where(memories.c.id.in_([uuid.UUID(i) for i in extra]))
+            sa.select(memories).where(memories.c.id == any_of(map(uuid.UUID, extra), sa.Uuid))
         ).mappings():
             by_memory[str(derived["id"])] = dict(derived)
-    known = set(
-        conn.execute(
-            sa.select(erasure_ledger.c.node_kind, erasure_ledger.c.node_id).where(
-                erasure_ledger.c.node_id.in_([n.id for n in nodes])
-            )
-        ).all()
-    )
-    holds = _holds(conn, sorted(nodes), by_memory, by_source)
+    known = _in_ledger_already(conn, nodes)
+    holds = _holds(conn, nodes, by_memory, by_source)
     salt = tenant_salt(conn)
     out = Expansion(memory_ids=[uuid.UUID(i) for i in by_memory], sources=len(by_source))
-    for node in sorted(nodes):
+    for node in nodes:
         if (node.kind.value, node.id) in known:
             out.already += 1
             continue
@@ -283,6 +380,7 @@ def expand(
         held = holds.keeps(node)
         out.held += held
         out.nodes[node.kind.value] += 1
+        target = owners[node]
         out.rows.append(
             {
                 "tenant": tenant,
@@ -319,14 +417,14 @@ def released(conn: Connection) -> list[uuid.UUID]:
         for r in conn.execute(
             sa.select(
                 memories.c.id, memories.c.subject, memories.c.account, memories.c.source_message_id
-            ).where(memories.c.id.in_(list(memory_ids)))
+            ).where(memories.c.id == any_of(memory_ids, sa.Uuid))
         ).mappings()
     }
     source_owners = {
         r["message_id"]: dict(r)
         for r in conn.execute(
             sa.select(sources.c.message_id, sources.c.account).where(
-                sources.c.message_id.in_([n.id for n in nodes if n.kind is NodeKind.SOURCE])
+                sources.c.message_id == any_of(n.id for n in nodes if n.kind is NodeKind.SOURCE)
             )
         ).mappings()
     }
@@ -354,7 +452,9 @@ class ErasurePlan:
         claims = [uuid.UUID(r["node_id"]) for r in nodes if r["node_kind"] == NodeKind.MEMORY]
         subjects = set(
             conn.execute(
-                sa.select(memories.c.subject).distinct().where(memories.c.id.in_(claims))
+                sa.select(memories.c.subject)
+                .distinct()
+                .where(memories.c.id == any_of(claims, sa.Uuid))
             ).scalars()
         )
         targets = {r["target_id"] for r in rows if r["target_kind"] == TargetKind.SUBJECT}

@@ -14,7 +14,7 @@ from permem.erasure.plan import Target
 class BlockResult:
     request_id: uuid.UUID
     tenant: str
-    target: Target
+    targets: tuple[Target, ...]  # one, or the many subjects of one request
     memories: int = 0
     sources: int = 0
     nodes: Counter[str] = field(default_factory=Counter)  # ledger rows by node kind
@@ -23,11 +23,17 @@ class BlockResult:
     request_seconds: float = 0.0  # until the request row committed: recall excludes from then
     seconds: float = 0.0
 
+    @property
+    def target(self) -> Target:
+        """The request's first (for most requests, its only) target."""
+        return self.targets[0]
+
     def as_json(self) -> dict[str, Any]:
         return {
             "request_id": str(self.request_id),
             "tenant": self.tenant,
             "target": {"kind": self.target.kind.value, "id": self.target.value},
+            "targets": [{"kind": t.kind.value, "id": t.value} for t in self.targets],
             "memories": self.memories,
             "sources": self.sources,
             "nodes": dict(self.nodes),

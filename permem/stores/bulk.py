@@ -8,15 +8,32 @@ policies, privileges and constraints apply exactly as to any other insert.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import psycopg
 import sqlalchemy as sa
 from psycopg.types.json import Jsonb
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.engine import Connection
 
 _JSON_TYPES = (dict,)
+
+
+def any_of(values: Iterable[Any], item: Any = sa.Text) -> sa.ColumnElement[Any]:
+    """`ANY(:array)` of `values` (compare with `column == any_of(...)`): one bound array whatever
+    their number. An `IN` list binds one parameter per value, and PostgreSQL refuses a
+    statement with more than 65,535 (a forget request of many subjects covers more ids)."""
+    return sa.any_(sa.literal(list(dict.fromkeys(values)), ARRAY(item)))
+
+
+def unnested(values: Iterable[Any], item: Any = sa.Text) -> sa.TableValuedAlias:
+    """`unnest(:array) AS anon(value)`: `values` as a table to join (`column == t.c.value`
+    puts it in the statement's FROM), one bound array. For tens of thousands of values in an
+    `UPDATE`: the planner hashes or probes an index, where `= ANY(:array)` in a sequential scan
+    compares every row with the whole array (measured: 6 s for 73k ledger rows)."""
+    array = sa.literal(list(dict.fromkeys(values)), ARRAY(item))
+    return sa.func.unnest(array).table_valued("value").render_derived()
 
 
 def _adapt(value: Any) -> Any:

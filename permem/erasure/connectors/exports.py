@@ -12,6 +12,7 @@ import sqlalchemy as sa
 from lineage import NodeKind
 from permem.erasure.connectors import Erased, Stores
 from permem.erasure.plan import ErasurePlan
+from permem.stores.bulk import any_of
 from permem.stores.database import tenant_transaction
 from permem.stores.schema import exports
 
@@ -32,7 +33,7 @@ class ExportFiles:
             return []
         with tenant_transaction(self._stores.db.app, plan.tenant) as conn:
             rows = conn.execute(
-                sa.select(exports.c.id, exports.c.path).where(exports.c.id.in_(ids))
+                sa.select(exports.c.id, exports.c.path).where(exports.c.id == any_of(ids, sa.Uuid))
             ).all()
         return [(str(export_id), Path(path)) for export_id, path in rows]
 

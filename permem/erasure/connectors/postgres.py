@@ -22,6 +22,7 @@ from lineage import NodeKind
 from permem.erasure.connectors import Erased, Stores
 from permem.erasure.plan import ErasurePlan
 from permem.hashing import subject_fingerprint
+from permem.stores.bulk import any_of
 from permem.stores.database import Database, tenant_salt, tenant_transaction
 from permem.stores.schema import (
     exports,
@@ -95,7 +96,10 @@ def pg_residue(conn: Connection, rows: Sequence[sa.RowMapping]) -> list[dict[str
     salt = tenant_salt(conn)
     candidates = conn.execute(
         sa.select(memories.c.id, memories.c.subject, memories.c.claim).where(
-            sa.or_(memories.c.id.in_(memory_ids), memories.c.claim_hash.in_(plain))
+            sa.or_(
+                memories.c.id == any_of(memory_ids, sa.Uuid),
+                memories.c.claim_hash == any_of(plain),
+            )
         )
     ).all()
     for memory_id, subject, claim in candidates:
@@ -103,19 +107,20 @@ def pg_residue(conn: Connection, rows: Sequence[sa.RowMapping]) -> list[dict[str
             found.append({"store": "postgresql", "table": "memories", "id": str(memory_id)})
     checks: list[tuple[str, sa.Select[Any]]] = [
         ("memory_events", sa.select(sa.cast(memory_events.c.memory_id, sa.Text)).where(
-            memory_events.c.memory_id.in_(memory_ids))),
+            memory_events.c.memory_id == any_of(memory_ids, sa.Uuid))),
         ("gate_decisions", sa.select(sa.cast(gate_decisions.c.id, sa.Text)).where(sa.or_(
-            gate_decisions.c.memory_id.in_(memory_ids),
-            gate_decisions.c.source_message_id.in_(source_ids)))),
+            gate_decisions.c.memory_id == any_of(memory_ids, sa.Uuid),
+            gate_decisions.c.source_message_id == any_of(source_ids)))),
         ("index_queue", sa.select(sa.cast(index_queue.c.memory_id, sa.Text)).where(
-            index_queue.c.memory_id.in_(memory_ids))),
-        ("sources", sa.select(sources.c.message_id).where(sources.c.message_id.in_(source_ids))),
+            index_queue.c.memory_id == any_of(memory_ids, sa.Uuid))),
+        ("sources", sa.select(sources.c.message_id).where(
+            sources.c.message_id == any_of(source_ids))),
         ("lineage_edges", sa.select(lineage_edges.c.child_id).where(
             touches([(r["node_kind"], r["node_id"]) for r in rows]))),
         ("recall_influence", sa.select(sa.cast(recall_influence.c.id, sa.Text)).where(
             _names_any(recall_influence.c.used_ids, memory_ids))),
         ("exports", sa.select(sa.cast(exports.c.id, sa.Text)).where(
-            exports.c.id.in_(export_ids), exports.c.erased_at.is_(None))),
+            exports.c.id == any_of(export_ids, sa.Uuid), exports.c.erased_at.is_(None))),
     ]  # fmt: skip
     for table, query in checks:
         for value in conn.execute(query.limit(20)).scalars():
@@ -137,23 +142,25 @@ class PostgresConnector:
         with tenant_transaction(stores.db.app, plan.tenant) as conn:
             deletions: list[tuple[str, sa.Delete]] = [
                 ("memory_events", sa.delete(memory_events).where(
-                    memory_events.c.memory_id.in_(claims))),
+                    memory_events.c.memory_id == any_of(claims, sa.Uuid))),
                 ("gate_decisions", sa.delete(gate_decisions).where(sa.or_(
-                    gate_decisions.c.memory_id.in_(claims),
-                    gate_decisions.c.source_message_id.in_(messages)))),
-                ("index_queue", sa.delete(index_queue).where(index_queue.c.memory_id.in_(claims))),
+                    gate_decisions.c.memory_id == any_of(claims, sa.Uuid),
+                    gate_decisions.c.source_message_id == any_of(messages)))),
+                ("index_queue", sa.delete(index_queue).where(
+                    index_queue.c.memory_id == any_of(claims, sa.Uuid))),
                 ("lineage_edges", sa.delete(lineage_edges).where(touches(plan.node_keys))),
-                ("memories", sa.delete(memories).where(memories.c.id.in_(claims))),
-                ("sources", sa.delete(sources).where(sources.c.message_id.in_(messages))),
+                ("memories", sa.delete(memories).where(memories.c.id == any_of(claims, sa.Uuid))),
+                ("sources", sa.delete(sources).where(sources.c.message_id == any_of(messages))),
                 ("recall_influence", sa.delete(recall_influence).where(
                     _names_any(recall_influence.c.used_ids, claims))),
             ]  # fmt: skip
             if plan.subject_targets:
                 subjects = list(plan.subject_targets)
                 deletions += [
-                    ("recall_log", sa.delete(recall_log).where(recall_log.c.subject.in_(subjects))),
+                    ("recall_log", sa.delete(recall_log).where(
+                        recall_log.c.subject == any_of(subjects))),
                     ("recall_influence", sa.delete(recall_influence).where(
-                        recall_influence.c.subject.in_(subjects))),
+                        recall_influence.c.subject == any_of(subjects))),
                 ]  # fmt: skip
             for table, statement in deletions:
                 out.rows[table] += conn.execute(statement).rowcount
@@ -161,7 +168,7 @@ class PostgresConnector:
             if export_ids:
                 conn.execute(
                     sa.update(exports)
-                    .where(exports.c.id.in_(export_ids))
+                    .where(exports.c.id == any_of(export_ids, sa.Uuid))
                     .values(erased_at=stores.now)
                 )
         if stores.vacuum:  # the dead tuples: VACUUM needs the tables' owner

@@ -15,6 +15,7 @@ from lineage import NodeKind
 from permem.erasure.connectors import Erased, Stores
 from permem.erasure.connectors.postgres import vacuum_tables
 from permem.erasure.plan import ErasurePlan
+from permem.stores.bulk import any_of
 from permem.stores.database import tenant_transaction
 from permem.stores.schema import lineage_edges, profiles
 
@@ -25,7 +26,7 @@ def _covered(plan: ErasurePlan) -> sa.ColumnElement[bool]:
     """The versions the plan erases: its profile nodes, and any that cites one of its claims."""
     ids = [uuid.UUID(i) for i in plan.ids(NodeKind.PROFILE)]
     cites = profiles.c.claim_ids.op("&&")(sa.literal(plan.memory_ids, sa.ARRAY(sa.Uuid)))
-    return sa.or_(profiles.c.id.in_(ids), cites)
+    return sa.or_(profiles.c.id == any_of(ids, sa.Uuid), cites)
 
 
 class ProfileTable:
@@ -44,7 +45,7 @@ class ProfileTable:
             out.rows["lineage_edges"] += conn.execute(
                 sa.delete(lineage_edges).where(
                     lineage_edges.c.child_kind == NodeKind.PROFILE.value,
-                    lineage_edges.c.child_id.in_(ids),
+                    lineage_edges.c.child_id == any_of(ids),
                 )
             ).rowcount
             out.rows["profiles"] += conn.execute(sa.delete(profiles).where(_covered(plan))).rowcount
