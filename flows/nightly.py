@@ -4,7 +4,8 @@ write gate -> validation -> PostgreSQL + LanceDB, with lineage.
 Runs the stages of `permem.nightly` as tasks, one per stage per batch, and publishes what it
 did as artifacts: a summary table, decisions by reason, and the quarantined lines.
 With workers (`workers` or PERMEM_WORKERS above 1), extract, classify, redact and gate run on a
-local Dask cluster through prefect-dask's task runner, one task per partition of each batch;
+local Dask cluster through prefect-dask's task runner, one task per partition of each batch
+(with PERMEM_DASK_ADDRESS: on that existing cluster, one partition per worker thread);
 prepare, validate, load and index stay in the flow's process (one transaction per batch, one
 LanceDB writer), and the stored state is the same as with one worker.
 Entrypoint: `flows/nightly.py:nightly_extract`.
@@ -41,7 +42,8 @@ class NightlyParams(BaseModel):
         ge=1,
         le=64,
         description="Worker processes for extract, classify, redact and gate (a local Dask "
-        "cluster); 1 runs every stage in the flow's process (default: settings).",
+        "cluster); 1 runs every stage in the flow's process (default: settings). Does not "
+        "apply when PERMEM_DASK_ADDRESS names a cluster.",
     )
 
 
@@ -58,10 +60,12 @@ def nightly_extract(params: NightlyParams) -> dict[str, Any]:
             message = "another nightly run holds the lock on this database; nothing done"
             create_markdown_artifact(key="nightly-summary", markdown=f"# Skipped\n\n{message}")
             return {"logs": params.logs, "skipped": message}
-        if settings.workers > 1:
-            with on_dask(settings.workers) as analyze:
-                stages = {**TASK_STAGES, "analyze": analyze}
-                summary = nightly.run(settings, Path(params.logs), stages=stages)
+        if settings.dask_address or settings.workers > 1:
+            with on_dask(settings) as dask:
+                stages = {**TASK_STAGES, "analyze": dask.analyze}
+                summary = nightly.run(
+                    settings, Path(params.logs), stages=stages, partitions=dask.partitions
+                )
         else:
             summary = nightly.run(settings, Path(params.logs), stages=TASK_STAGES)
     report = summary.as_json()
