@@ -20,11 +20,7 @@ from prefect import flow
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from pydantic import BaseModel, Field
 
-from permem import nightly
-from permem.runtime import runtime
 from permem.settings import load_settings
-from permem.stores.database import exclusive_run
-from tasks.nightly import TASK_STAGES, on_dask
 
 # Nightly runs against one database serialise on this advisory lock; a second one exits at once.
 NIGHTLY_LOCK = "permem.nightly"
@@ -49,6 +45,15 @@ class NightlyParams(BaseModel):
 
 @flow(name="nightly_extract", log_prints=False)
 def nightly_extract(params: NightlyParams) -> dict[str, Any]:
+    # Imported here, not with the module: Prefect sends this flow and its parameters with
+    # every task run to the Dask workers (the flow run context), so each worker imports this
+    # module, and it must not bring the stages that stay in this process (the database,
+    # LanceDB, Great Expectations, pandas) into processes that only parse.
+    from permem import nightly
+    from permem.runtime import runtime
+    from permem.stores.database import exclusive_run
+    from tasks.nightly import TASK_STAGES, on_dask
+
     settings = load_settings()
     if params.batch_size is not None:
         settings = settings.model_copy(update={"batch_size": params.batch_size})

@@ -5,6 +5,7 @@ exactly what the single-process run stores, on real PostgreSQL and LanceDB."""
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,12 @@ from tests.dask_cluster import dask_cluster, dask_command
 from tests.test_nightly import LOG, line, snapshot, write_log
 
 TENANTS = ("acme", "globex", "initech")
+# What a worker that analyzes partitions must never import: validation (Great Expectations,
+# pandas), the database and the vector index stay in the flow's process.
+NOT_IN_WORKERS = (
+    "great_expectations", "pandas", "sqlalchemy", "psycopg", "alembic", "lancedb", "lance",
+    "pyarrow", "permem.pipeline", "permem.nightly_stages",
+)  # fmt: skip
 # The test log of test_nightly and more subjects in three tenants: corrections across batches
 # (supersession), third parties, identifiers to redact, a planted instruction.
 MORE = [
@@ -214,6 +221,8 @@ def test_flow_on_an_existing_dask_cluster_stores_what_the_single_process_run_sto
         assert state.is_completed(), state.message
         with Client(address, set_as_default=False) as client:
             executed = client.run(lambda dask_worker: dask_worker.state.executed_count)
+            unused = frozenset(NOT_IN_WORKERS)  # captured by value: the check imports nothing
+            imported = client.run(lambda: sorted(unused & sys.modules.keys()))
     report = state.result()
     assert state_of(single) == state_of(remote)
     assert report["counts"] == dict(direct.counts)
@@ -227,3 +236,5 @@ def test_flow_on_an_existing_dask_cluster_stores_what_the_single_process_run_sto
     assert len(executed) == 2 and all(count > 0 for count in executed.values())
     assert sum(executed.values()) == len(analyze)
     assert not _task_runs(state.state_details.flow_run_id, "extract%")
+    # The workers parsed and redacted without importing what only the flow's stages use.
+    assert all(not names for names in imported.values()), imported
