@@ -37,19 +37,18 @@ def dask_cluster(
 ) -> Iterator[str]:
     """A scheduler and `workers` single-threaded worker processes on 127.0.0.1 (free ports,
     no dashboards), each worker importing permem from `pythonpath`; yields the scheduler's
-    address once every worker has registered. Every process is stopped on leaving, also on
+    address once every worker has registered (`env` adds to this process's environment; its
+    PYTHONPATH comes after `pythonpath`). Every process is stopped on leaving, also on
     failure (a worker's nanny and its worker process are stopped as one process group)."""
     command = dask_command()
     if command is None:
         raise RuntimeError("the `dask` command is not installed")
     folder = Path(tempfile.mkdtemp(prefix="permem-dask-"))
     scheduler_file = folder / "scheduler.json"
-    environ = {
-        **os.environ,
-        **(env or {}),
-        "PYTHONPATH": os.pathsep.join([str(pythonpath), os.environ.get("PYTHONPATH", "")]),
-        "DASK_LOGGING__DISTRIBUTED": "warning",
-    }
+    environ = {**os.environ, **(env or {}), "DASK_LOGGING__DISTRIBUTED": "warning"}
+    environ["PYTHONPATH"] = os.pathsep.join(
+        path for path in (str(pythonpath), environ.get("PYTHONPATH", "")) if path
+    )
     with ExitStack() as stack:
         stack.callback(shutil.rmtree, folder, ignore_errors=True)
 
