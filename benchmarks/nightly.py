@@ -25,7 +25,9 @@
    before the clock. Both runs start cold (the models load inside the timed run: in the flow
    process, or in each worker), so the wall time holds the workers' start-up; the rate after
    the first batch shows the steady state without it. The two stored states are compared
-   (rows and index ids, as the flow test does) and must be identical.
+   (rows and index ids, as the flow test does) and must be identical. With `--external` the N
+   workers are `dask scheduler` and N `dask worker` processes on loopback, started inside the
+   clock (`tests/dask_cluster.py`), which the flow reaches through PERMEM_DASK_ADDRESS.
 
 The machine is shared and noisy: compare the ratios within one run, not absolute figures
 across runs. Run by hand (10-20 minutes for 100k messages on 2 cores):
@@ -33,6 +35,7 @@ across runs. Run by hand (10-20 minutes for 100k messages on 2 cores):
     PERMEM_BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres \
         .venv/bin/python benchmarks/nightly.py [--messages 100000] [--also 20000] \
         [--embedder minilm|hashing] [--keep-log PATH] [--profile OUT.prof] [--workers 2]
+        [--external]
 
 Without it (or PERMEM_TEST_DATABASE_URL) it uses an embedded server in a temporary folder,
 stopped and removed at the end (`harness.py`, shared with recall.py). `--also 0` skips the
@@ -81,23 +84,34 @@ def measure(log: Path, server: str, embedder: str) -> dict[str, Any]:
     return {"floor": floor, "e2e": e2e}
 
 
-def measure_workers(log: Path, server: str, embedder: str, workers: int) -> dict[int, Any]:
+def measure_workers(
+    log: Path, server: str, embedder: str, workers: int, external: bool = False
+) -> dict[int, Any]:
     """The flow with 1 worker, then with `workers`, over the same log, each on a fresh
-    database."""
+    database (`external`: the workers are a `dask scheduler` and `dask worker` processes
+    started in the clock, reached through PERMEM_DASK_ADDRESS)."""
     runs: dict[int, Any] = {}
     for count in (1, workers):
         with FreshDatabase(server) as db:
-            runs[count] = in_child(flow_child, str(log), db.url, str(db.home), embedder, count)
+            runs[count] = in_child(
+                flow_child, str(log), db.url, str(db.home), embedder, count, external
+            )
     return runs
 
 
-def report_workers(n: int, runs: dict[int, Any], embedder: str) -> str:
+def report_workers(n: int, runs: dict[int, Any], embedder: str, external: bool = False) -> str:
     """The 1-worker and N-worker flow runs side by side, and the speed-up."""
     one, many = runs[1], runs[max(runs)]
     lines = one["report"]["lines"]
+    cluster = (
+        "`dask scheduler` + `dask worker` processes started in the clock, PERMEM_DASK_ADDRESS"
+        if external
+        else "a local cluster started by the flow"
+    )
     out = [
         f"  n={n:,} embedder={embedder} batch={_default_batch_size()}: the flow "
-        f"(temporary Prefect server up before the clock; models load inside the run)\n"
+        f"(temporary Prefect server up before the clock; models load inside the run; "
+        f"workers: {cluster})\n"
     ]
     for count, run in sorted(runs.items()):
         report = run["report"]
@@ -272,6 +286,12 @@ def main(argv: list[str] | None = None) -> str:
         type=int,
         help="compare the flow with 1 worker and with this many (instead of floor/e2e)",
     )
+    parser.add_argument(
+        "--external",
+        action="store_true",
+        help="with --workers: start `dask scheduler` and `dask worker` processes (inside the "
+        "clock) and reach them through PERMEM_DASK_ADDRESS instead of the flow's local cluster",
+    )
     args = parser.parse_args(argv)
 
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -318,8 +338,8 @@ def main(argv: list[str] | None = None) -> str:
                 results.emit(block)
                 continue
             if args.workers:
-                runs = measure_workers(log, server, args.embedder, args.workers)
-                results.emit(report_workers(n, runs, args.embedder))
+                runs = measure_workers(log, server, args.embedder, args.workers, args.external)
+                results.emit(report_workers(n, runs, args.embedder, args.external))
                 continue
             run = measure(log, server, args.embedder)
             results.emit(report_size(n, log_stats, run, args.embedder))

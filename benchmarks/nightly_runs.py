@@ -4,6 +4,7 @@ state two runs must share (`benchmarks/nightly.py`)."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import json
@@ -169,9 +170,14 @@ def end_to_end_child(
     }
 
 
-def flow_child(log: str, url: str, home: str, embedder: str, workers: int) -> dict[str, Any]:
+def flow_child(
+    log: str, url: str, home: str, embedder: str, workers: int, external: bool = False
+) -> dict[str, Any]:
     """The Prefect flow over the log with `workers`, cold, on a temporary Prefect server
-    started before the clock (in a child process); its report, timings and stored state."""
+    started before the clock (in a child process); its report, timings and stored state.
+    `external`: with more than one worker, `dask scheduler` and `workers` `dask worker`
+    processes are started inside the clock and the flow reaches them through
+    PERMEM_DASK_ADDRESS, instead of starting its local cluster."""
     os.environ.update(
         PERMEM_DATABASE_URL=url,
         PERMEM_HOME=home,
@@ -197,8 +203,15 @@ def flow_child(log: str, url: str, home: str, embedder: str, workers: int) -> di
         nightly.PROGRESS.set(progress)
         load_start = load_average()
         started = time.perf_counter()
-        report = nightly_extract(NightlyParams(logs=log, workers=workers))
+        with contextlib.ExitStack() as stack:
+            if external and workers > 1:
+                from tests.dask_cluster import dask_cluster
+
+                address = stack.enter_context(dask_cluster(workers))
+                os.environ["PERMEM_DASK_ADDRESS"] = address
+            report = nightly_extract(NightlyParams(logs=log, workers=workers))
         wall = time.perf_counter() - started
+        os.environ.pop("PERMEM_DASK_ADDRESS", None)
         load_end = load_average()
     state = stored_state(load_settings())
     close_all()

@@ -4,7 +4,8 @@ write gate -> validation -> PostgreSQL + LanceDB, with lineage.
 Runs the stages of `permem.nightly` as tasks, one per stage per batch, and publishes what it
 did as artifacts: a summary table, decisions by reason, and the quarantined lines.
 With workers (`workers` or PERMEM_WORKERS above 1), extract, classify, redact and gate run on a
-local Dask cluster through prefect-dask's task runner, one task per partition of each batch;
+local Dask cluster through prefect-dask's task runner, one task per partition of each batch
+(with PERMEM_DASK_ADDRESS: on that existing cluster, one partition per worker thread);
 prepare, validate, load and index stay in the flow's process (one transaction per batch, one
 LanceDB writer), and the stored state is the same as with one worker.
 Entrypoint: `flows/nightly.py:nightly_extract`.
@@ -19,11 +20,7 @@ from prefect import flow
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from pydantic import BaseModel, Field
 
-from permem import nightly
-from permem.runtime import runtime
 from permem.settings import load_settings
-from permem.stores.database import exclusive_run
-from tasks.nightly import TASK_STAGES, on_dask
 
 # Nightly runs against one database serialise on this advisory lock; a second one exits at once.
 NIGHTLY_LOCK = "permem.nightly"
@@ -41,12 +38,22 @@ class NightlyParams(BaseModel):
         ge=1,
         le=64,
         description="Worker processes for extract, classify, redact and gate (a local Dask "
-        "cluster); 1 runs every stage in the flow's process (default: settings).",
+        "cluster); 1 runs every stage in the flow's process (default: settings). Does not "
+        "apply when PERMEM_DASK_ADDRESS names a cluster.",
     )
 
 
 @flow(name="nightly_extract", log_prints=False)
 def nightly_extract(params: NightlyParams) -> dict[str, Any]:
+    # Imported here, not with the module: Prefect sends this flow and its parameters with
+    # every task run to the Dask workers (the flow run context), so each worker imports this
+    # module, and it must not bring the stages that stay in this process (the database,
+    # LanceDB, Great Expectations, pandas) into processes that only parse.
+    from permem import nightly
+    from permem.runtime import runtime
+    from permem.stores.database import exclusive_run
+    from tasks.nightly import TASK_STAGES, on_dask
+
     settings = load_settings()
     if params.batch_size is not None:
         settings = settings.model_copy(update={"batch_size": params.batch_size})
@@ -58,10 +65,12 @@ def nightly_extract(params: NightlyParams) -> dict[str, Any]:
             message = "another nightly run holds the lock on this database; nothing done"
             create_markdown_artifact(key="nightly-summary", markdown=f"# Skipped\n\n{message}")
             return {"logs": params.logs, "skipped": message}
-        if settings.workers > 1:
-            with on_dask(settings.workers) as analyze:
-                stages = {**TASK_STAGES, "analyze": analyze}
-                summary = nightly.run(settings, Path(params.logs), stages=stages)
+        if settings.dask_address or settings.workers > 1:
+            with on_dask(settings) as dask:
+                stages = {**TASK_STAGES, "analyze": dask.analyze}
+                summary = nightly.run(
+                    settings, Path(params.logs), stages=stages, partitions=dask.partitions
+                )
         else:
             summary = nightly.run(settings, Path(params.logs), stages=TASK_STAGES)
     report = summary.as_json()

@@ -149,6 +149,7 @@ def run(
     *,
     stages: Mapping[str, Callable[..., Any]] = DIRECT_STAGES,
     after_stage: Callable[[str], None] | None = None,
+    partitions: int | None = None,
 ) -> NightlySummary:
     """Process the log at `logs` batch by batch; return what was done.
 
@@ -156,9 +157,12 @@ def run(
     through the stages before it; the two never touch the same objects, and a batch's index
     step always finishes before the next one starts. `after_stage` is called with each
     stage's name once it has finished (tests use it to interrupt a run between two stages).
-    With `settings.workers` above 1, `stages["analyze"]` takes the place of the `ANALYZED`
-    stages: it is called with the batch's partitions and returns their `Analysis`, in order.
+    With `partitions` (or, without it, `settings.workers` above 1), `stages["analyze"]` takes
+    the place of the `ANALYZED` stages: it is called with the batch split into that many
+    partitions (`settings.workers` by default) and returns their `Analysis`, in order.
     """
+    parts = settings.workers if partitions is None else partitions
+    partitioned = partitions is not None or settings.workers > 1
     summary = NightlySummary(logs=str(logs))
     progress = PROGRESS.get()
 
@@ -195,8 +199,8 @@ def run(
                 if batch is None:
                     break
                 summary.batches += 1
-                if settings.workers > 1:
-                    loaded = _through_load_partitioned(step, summary, batch, settings.workers)
+                if partitioned:
+                    loaded = _through_load_partitioned(step, summary, batch, parts)
                 else:
                     loaded = _through_load(step, summary, batch)
                 finish_index(pending)

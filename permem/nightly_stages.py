@@ -1,20 +1,19 @@
 """The stages of the nightly run (`permem.nightly.run`), as plain functions of the small
 `Settings`: each looks up the heavy objects in `permem.runtime`. The Prefect flow wraps the same
 functions as tasks. `analyze_stage` runs extract, classify, redact and gate over one partition
-of a batch (`partition`), and `merge` puts the partitions' proposals back in batch order.
+of a batch (`partition`), and `merge` puts the partitions' proposals back in batch order (both
+from `permem.analysis`, which a Dask worker imports without the rest of this module).
 """
 
 from __future__ import annotations
 
-import hashlib
 import time
 import uuid
-from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
 from typing import Any
 
 from permem import batch_quarantine, pipeline
+from permem.analysis import Analysis, analyze_stage, merge, partition
 from permem.batch_quarantine import Loaded
 from permem.errors import CheckFailed
 from permem.extraction import Candidate
@@ -22,10 +21,32 @@ from permem.indexing import IndexResult, index_pending, sync_status
 from permem.logs import LogBatch
 from permem.pipeline import Prepared, Proposal
 from permem.quality import BatchValidation
-from permem.records import Message, Status
+from permem.records import Status
 from permem.revisions import meaning_for
-from permem.runtime import analyzers, runtime
+from permem.runtime import runtime
 from permem.settings import Settings
+
+__all__ = [
+    "ANALYZED",
+    "DIRECT_STAGES",
+    "FINAL_STAGE",
+    "STAGES",
+    "Analysis",
+    "BatchRejected",
+    "analyze_partitions_stage",
+    "analyze_stage",
+    "classify_stage",
+    "extract_stage",
+    "gate_stage",
+    "index_stage",
+    "load_stage",
+    "merge",
+    "optimize_index_stage",
+    "partition",
+    "prepare_stage",
+    "redact_stage",
+    "validate_stage",
+]
 
 STAGES = ("prepare", "extract", "classify", "redact", "gate", "validate", "load", "index")
 # With more than one worker these four run as one `analyze` call per partition of a batch.
@@ -106,81 +127,9 @@ def optimize_index_stage(settings: Settings) -> None:
     runtime(settings).index.ensure_scalar_indexes()
 
 
-@dataclass
-class Analysis:
-    """One partition of a batch through extract, classify, redact and gate."""
-
-    proposals: list[Proposal]
-    candidates: int
-    seconds: dict[str, float]
-
-
-def partition(prepared: Prepared, parts: int) -> list[Prepared]:
-    """The batch's messages split into at most `parts` non-empty partitions, in batch order.
-
-    A message goes to the partition that a stable hash of its (tenant, account) names, so a
-    subject's messages stay together whatever the process. Each partition carries only what
-    the analysis needs: its messages and the state of their tenants.
-    """
-    grouped: list[list[Message]] = [[] for _ in range(parts)]
-    for message in prepared.messages:
-        key = f"{message.tenant}\x1f{message.account}".encode()
-        digest = hashlib.blake2b(key, digest_size=8).digest()
-        grouped[int.from_bytes(digest, "big") % parts].append(message)
-    return [
-        Prepared(
-            batch=prepared.batch,
-            messages=messages,
-            record_only=[],
-            quarantined=[],
-            tenants={t: prepared.tenants[t] for t in sorted({m.tenant for m in messages})},
-            counts=Counter(),
-        )
-        for messages in grouped
-        if messages
-    ]
-
-
-def analyze_stage(settings: Settings, prepared: Prepared) -> Analysis:
-    """Extract, classify, redact and gate one partition, in any process.
-
-    The extractor and redactor are this process's (built from `settings` on first use; no
-    store is opened). The parses stay here: a spaCy `Doc` pickles with its whole vocabulary,
-    and nothing after the gate reads it.
-    """
-    extractor, redactor = analyzers(settings)
-    seconds: dict[str, float] = {}
-    started = time.perf_counter()
-    candidates = pipeline.extract(extractor, prepared)
-    seconds["extract"] = time.perf_counter() - started
-    started = time.perf_counter()
-    proposals = pipeline.classify_all(candidates)
-    seconds["classify"] = time.perf_counter() - started
-    started = time.perf_counter()
-    proposals = pipeline.redact(redactor, proposals)
-    seconds["redact"] = time.perf_counter() - started
-    started = time.perf_counter()
-    proposals = pipeline.gate(prepared, proposals, session_ttl=settings.session_ttl)
-    seconds["gate"] = time.perf_counter() - started
-    for proposal in proposals:
-        proposal.candidate = replace(proposal.candidate, doc=None)
-    return Analysis(proposals, len(candidates), seconds)
-
-
 def analyze_partitions_stage(settings: Settings, partitions: list[Prepared]) -> list[Analysis]:
     """`analyze_stage` over each partition in turn, in this process (the flow fans them out)."""
     return [analyze_stage(settings, part) for part in partitions]
-
-
-def merge(prepared: Prepared, analyses: list[Analysis]) -> list[Proposal]:
-    """The partitions' proposals as one list in the batch's message order (a message's own
-    proposals keep the extractor's order: they all come from one partition)."""
-    position = {(m.tenant, m.message_id): i for i, m in enumerate(prepared.messages)}
-    proposals = [p for analysis in analyses for p in analysis.proposals]
-    return sorted(
-        proposals,
-        key=lambda p: position[(p.candidate.message.tenant, p.candidate.message.message_id)],
-    )
 
 
 DIRECT_STAGES: Mapping[str, Callable[..., Any]] = {

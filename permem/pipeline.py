@@ -9,28 +9,21 @@ supersessions, lineage, quarantine) in one PostgreSQL transaction; `index` then 
 indexes every committed claim the vector index lacks, so a crash anywhere is repaired by
 running again. Identifiers are derived from the source (tenant, message, span), so a re-run
 produces the same rows and adds none. The objects passed between the stages are in
-`permem.pipeline_batch` and the `load` stage in `permem.pipeline_load`, re-exported here.
+`permem.pipeline_batch`, the stages that read no store (extract, classify, redact, gate) in
+`permem.analysis` and the `load` stage in `permem.pipeline_load`, re-exported here.
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from datetime import timedelta
 from typing import Any
 
-import pandas as pd
 from sqlalchemy.engine import Connection
 
-from permem import policy
+from permem.analysis import classify_all, extract, gate, redact
 from permem.arrivals import Arrival, Known, arrival_of, read_known
-from permem.classify import classify_all as classify_many
-from permem.classify import sensitivity_of
-from permem.extraction import Candidate, Extractor
-from permem.extraction.context import leans_back
-from permem.extraction.speakers import attribute_candidates
-from permem.hashing import content_hash, subject_fingerprint
+from permem.hashing import content_hash
 from permem.logs import LogBatch, Quarantined
 from permem.pipeline_batch import (
     LoadResult,
@@ -38,14 +31,11 @@ from permem.pipeline_batch import (
     Proposal,
     TenantState,
     _by_tenant,
-    _claim_id,
     stable_id,
 )
 from permem.pipeline_load import load
-from permem.policy import GateInput
-from permem.quality import IDENTIFIER_PATTERNS, BatchValidation, validate_batch
-from permem.records import GateDecision, Message, SourceRef, UserMemory
-from permem.redaction import Redactor, carries_secret
+from permem.quality import BatchValidation, validate_batch
+from permem.records import Message, UserMemory
 from permem.stores.database import Database, bind_tenant, register_tenant, tenant_salt
 from permem.stores.memories import memory_rows
 
@@ -130,156 +120,14 @@ def _tenant_state(conn: Connection, messages: Sequence[Message]) -> tuple[Tenant
     return state, known
 
 
-def extract(extractor: Extractor, prepared: Prepared) -> list[Candidate]:
-    """The extractor's candidates, each attributed to who typed it: someone other than the
-    account holder typing on the account gets a subject of their own (`speakers`)."""
-    return attribute_candidates(prepared.messages, extractor.extract(prepared.messages))
-
-
-def classify_all(candidates: Sequence[Candidate]) -> list[Proposal]:
-    return [Proposal(c, k) for c, k in zip(candidates, classify_many(candidates), strict=True)]
-
-
-def redact(redactor: Redactor, proposals: Sequence[Proposal]) -> list[Proposal]:
-    """Mask direct identifiers in each claim (reusing the extractor's parse when it has one).
-
-    The claim is the verbatim supporting span, so the redacted claim is also the redacted
-    evidence: no second copy of the source text is kept. The entity types found are what the
-    gate learns of the claim's identifiers: a secret among them makes it reject the claim.
-
-    The contexts have no parse of their own: each distinct one is parsed once for the whole
-    batch (one `nlp.pipe`) and analyzed once, however many candidates lean on it.
-    """
-    contexts = redactor.analyze_many(
-        [p.candidate.context for p in proposals if p.candidate.context]
-    )
-    for proposal in proposals:
-        candidate = proposal.candidate
-        entities = redactor.analyze(candidate.claim_text, candidate.doc)
-        proposal.claim = _mask(candidate.claim_text, entities)
-        types = {e.type for e in entities}
-        if candidate.context:
-            around = contexts[candidate.context]
-            masked = _mask(candidate.context, around)
-            if leans_back(candidate.claim_text):
-                # The claim means nothing without it ("take it off my list" needs what "it"
-                # was): kept, and judged with it (its sensitivity, validation, secrets).
-                proposal.evidence = masked
-                types |= {e.type for e in around if carries_secret((e.type,))}
-            elif _harmless_context(candidate, masked):
-                # The sentence a clause was cut from, kept only when it carries nothing the
-                # claim does not (no personal category, no identifier the redactor missed):
-                # it names what a later correction takes back ("night shifts" for "I sleep
-                # during the day"), and can never bring past the gate what the gate held.
-                proposal.evidence = masked
-        proposal.entity_types = tuple(sorted(types))
-    return list(proposals)
-
-
-_IDENTIFIER = re.compile("|".join(IDENTIFIER_PATTERNS))
-
-
-def _harmless_context(candidate: Candidate, masked: str) -> bool:
-    """The masked sentence around a clause adds no personal category, credential or missed
-    identifier to the claim's own."""
-    if _IDENTIFIER.search(masked):
-        return False
-    _, around = sensitivity_of(masked)
-    _, own = sensitivity_of(candidate.claim_text)
-    return around <= own
-
-
-def _mask(text: str, entities: Sequence[Any]) -> str:
-    pieces: list[str] = []
-    cursor = 0
-    for entity in sorted(entities, key=lambda e: (e.start, -e.end)):
-        if entity.start < cursor:
-            continue
-        pieces.append(text[cursor : entity.start])
-        pieces.append(f"<{entity.type}>")
-        cursor = entity.end
-    pieces.append(text[cursor:])
-    return "".join(pieces).strip()
-
-
-def gate(
-    prepared: Prepared,
-    proposals: Sequence[Proposal],
-    *,
-    session_ttl: timedelta = policy.SESSION_TTL,
-) -> list[Proposal]:
-    """Decide every proposal (see `permem.policy`) and build the records to store."""
-    for proposal in proposals:
-        candidate, c = proposal.candidate, proposal.classification
-        message = candidate.message
-        state = prepared.tenants[message.tenant]
-        outcome = policy.decide(
-            GateInput(
-                role=message.role,
-                incognito=message.incognito,
-                kind=candidate.kind,
-                cues=candidate.cues,
-                origin=c.origin,
-                subject=c.subject,
-                purpose=c.purpose,
-                sensitivity=c.sensitivity,
-                categories=c.categories,
-                requested=c.requested,
-                passing_mention=c.passing_mention,
-                one_off=c.one_off,
-                redacted=bool(proposal.entity_types),
-                secret=carries_secret(proposal.entity_types),
-                shortened=candidate.shortened,
-                content_words=policy.content_words(proposal.claim),
-                source_erased=message.message_id in state.erased_sources,
-                hash_erased=subject_fingerprint(state.salt, c.subject, proposal.claim)
-                in state.erased_hashes,
-                subject_paused=c.subject in state.paused,
-                stale_import=c.stale_import,
-                other_speaker=c.other_speaker,
-            )
-        )
-        proposal.outcome = outcome
-        if not outcome.stored:
-            continue
-        valid_until = c.valid_until
-        if outcome.decision is GateDecision.SESSION_ONLY:
-            ends = c.valid_from + session_ttl
-            valid_until = min(valid_until, ends) if valid_until else ends
-        proposal.record = UserMemory(
-            id=_claim_id(candidate),
-            tenant=message.tenant,
-            subject=c.subject,
-            account=message.account,
-            origin=c.origin,
-            kind=candidate.kind,
-            claim=proposal.claim,
-            source=SourceRef(message.message_id, (candidate.claim_start, candidate.claim_end)),
-            scope=c.scope,
-            purpose=c.purpose,
-            observed_at=c.observed_at,
-            valid_from=c.valid_from,
-            valid_until=valid_until,
-            confidence=c.confidence,
-            sensitivity=c.sensitivity,
-            confirmation=policy.confirmation_for(outcome, c.requested),
-            status=outcome.status,
-            session=(message.session or message.conversation_id)
-            if outcome.decision is GateDecision.SESSION_ONLY
-            else None,
-            topic=candidate.topic,
-            policy_version=policy.POLICY_VERSION,
-            evidence=proposal.evidence,
-        )
-    return list(proposals)
-
-
 def stored_records(proposals: Sequence[Proposal]) -> list[UserMemory]:
     return [p.record for p in proposals if p.record is not None]
 
 
 def validate(prepared: Prepared, proposals: Sequence[Proposal]) -> BatchValidation:
     """Great Expectations over the claims about to be loaded."""
+    import pandas as pd  # here, not with the module: a process that only analyzes never needs it
+
     rows: list[dict[str, Any]] = []
     by_tenant: dict[str, list[UserMemory]] = defaultdict(list)
     for record in stored_records(proposals):

@@ -33,6 +33,9 @@ Great Expectations objects (an ephemeral context, a pandas data source, asset, b
 suite and validation definition) are built once per process and reused by every call. Measured
 on a shared 2-core machine: importing great_expectations takes 3-5 s, building the objects about
 0.1 s, and a run about 0.35 s for the suite's 32 expectations plus about 0.15 s per 10,000 rows.
+So Great Expectations and pandas are imported by the first validation, not with this module: a
+process that never validates (a nightly Dask worker, which only parses; recall; the controls)
+never imports them.
 """
 
 from __future__ import annotations
@@ -45,37 +48,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Final
-
-import great_expectations as gx
-import pandas as pd
-from great_expectations.data_context.types.base import (
-    DataContextConfig,
-    InMemoryStoreBackendDefaults,
-    ProgressBarsConfig,
-)
-from great_expectations.expectations.core.expect_column_pair_values_a_to_be_greater_than_b import (
-    ExpectColumnPairValuesAToBeGreaterThanB,
-)
-from great_expectations.expectations.core.expect_column_values_to_be_between import (
-    ExpectColumnValuesToBeBetween,
-)
-from great_expectations.expectations.core.expect_column_values_to_be_in_set import (
-    ExpectColumnValuesToBeInSet,
-)
-from great_expectations.expectations.core.expect_column_values_to_be_unique import (
-    ExpectColumnValuesToBeUnique,
-)
-from great_expectations.expectations.core.expect_column_values_to_not_be_null import (
-    ExpectColumnValuesToNotBeNull,
-)
-from great_expectations.expectations.core.expect_column_values_to_not_match_regex_list import (
-    ExpectColumnValuesToNotMatchRegexList,
-)
-from great_expectations.expectations.core.expect_table_columns_to_match_set import (
-    ExpectTableColumnsToMatchSet,
-)
-from great_expectations.expectations.expectation import Expectation
+from typing import TYPE_CHECKING, Any, Final
 
 from permem.quality_findings import (
     COMPLETE_LISTS,
@@ -87,6 +60,11 @@ from permem.quality_findings import (
     without_claim_values,
 )
 from permem.records import Confirmation, Kind, Origin, Sensitivity, Status
+
+if TYPE_CHECKING:
+    import great_expectations as gx
+    import pandas as pd
+    from great_expectations.expectations.expectation import Expectation
 
 __all__ = [
     "BATCH_COLUMNS",
@@ -222,6 +200,28 @@ class BatchValidation:
 
 
 def _expectations() -> list[Expectation]:
+    from great_expectations.expectations.core.expect_column_pair_values_a_to_be_greater_than_b import (  # noqa: E501
+        ExpectColumnPairValuesAToBeGreaterThanB,
+    )
+    from great_expectations.expectations.core.expect_column_values_to_be_between import (
+        ExpectColumnValuesToBeBetween,
+    )
+    from great_expectations.expectations.core.expect_column_values_to_be_in_set import (
+        ExpectColumnValuesToBeInSet,
+    )
+    from great_expectations.expectations.core.expect_column_values_to_be_unique import (
+        ExpectColumnValuesToBeUnique,
+    )
+    from great_expectations.expectations.core.expect_column_values_to_not_be_null import (
+        ExpectColumnValuesToNotBeNull,
+    )
+    from great_expectations.expectations.core.expect_column_values_to_not_match_regex_list import (
+        ExpectColumnValuesToNotMatchRegexList,
+    )
+    from great_expectations.expectations.core.expect_table_columns_to_match_set import (
+        ExpectTableColumnsToMatchSet,
+    )
+
     expectations: list[Expectation] = [
         # Exactly the columns the loader inserts: neither fewer nor unknown ones.
         ExpectTableColumnsToMatchSet(column_set=list(BATCH_COLUMNS), exact_match=True)
@@ -258,7 +258,15 @@ def _expectations() -> list[Expectation]:
 
 @functools.cache
 def _claim_batch_definition() -> gx.ValidationDefinition:
-    """Build the ephemeral context and everything a run needs, once per process."""
+    """Build the ephemeral context and everything a run needs, once per process (the first
+    validation imports Great Expectations: 3-5 s)."""
+    import great_expectations as gx
+    from great_expectations.data_context.types.base import (
+        DataContextConfig,
+        InMemoryStoreBackendDefaults,
+        ProgressBarsConfig,
+    )
+
     config = DataContextConfig(
         # No temporary data-docs site on disk: results go back to the caller only.
         store_backend_defaults=InMemoryStoreBackendDefaults(init_temp_docs_sites=False),
@@ -354,6 +362,8 @@ def _utc_naive(frame: pd.DataFrame) -> pd.DataFrame:
     datetimes with mixed offsets stay an `object` column that cannot be compared with a naive
     one. A column that does not parse as timestamps is left as it is: its expectations fail.
     """
+    import pandas as pd
+
     converted: dict[str, Any] = {}
     for name in _TIMESTAMP_COLUMNS:
         if name in frame.columns:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from permem.embedding import Embedder, HashingEmbedder, MiniLMEmbedder
 from permem.extraction import Extractor
@@ -17,9 +17,12 @@ from permem.extraction.rules import RuleExtractor
 from permem.nlp import load_pipeline
 from permem.redaction import Redactor
 from permem.settings import Settings
-from permem.stores import migrate
-from permem.stores.database import Database, open_database
-from permem.stores.vectors import VectorIndex
+
+if TYPE_CHECKING:
+    # Imported where a store is opened: a Dask worker of the nightly run only parses
+    # (`analyzers`) and never loads the database driver, the migrations or LanceDB.
+    from permem.stores.database import Database
+    from permem.stores.vectors import VectorIndex
 
 
 class Runtime:
@@ -70,6 +73,8 @@ class Runtime:
 
     @property
     def index(self) -> VectorIndex:
+        from permem.stores.vectors import VectorIndex
+
         embedder = self.embedder
         with self._lock:
             if self._index is None:
@@ -156,6 +161,9 @@ def close_all() -> None:
 
 
 def _build(settings: Settings) -> Runtime:
+    from permem.stores import migrate
+    from permem.stores.database import open_database
+
     db = open_database(settings)
     if migrate.current_revision(db) != migrate.head_revision():
         migrate.upgrade(db)

@@ -69,6 +69,14 @@ class Settings(BaseSettings):
         "stages (a Dask cluster, one partition of each batch per worker, split by tenant and "
         "account). 1: every stage runs in the flow's own process.",
     )
+    dask_address: str | None = Field(
+        default=None,
+        description="Address of an existing Dask scheduler (such as tcp://127.0.0.1:8786) the "
+        "nightly run sends its extract, classify, redact and gate stages to, one partition of "
+        "each batch per worker thread the cluster has when the run starts, instead of starting "
+        "a local cluster (`workers` then does not apply). Its workers must import the same "
+        "permem. Unset: a local cluster of `workers` processes, or none.",
+    )
 
     session_hours: float = Field(
         default=12.0,
@@ -120,6 +128,16 @@ class Settings(BaseSettings):
             raise ValueError(
                 f"must be a postgresql:// or postgresql+psycopg:// URL, got scheme {scheme!r}"
             )
+        return value
+
+    @field_validator("dask_address")
+    @classmethod
+    def _scheduler_address(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        value = value.strip()
+        if any(c.isspace() for c in value) or value.endswith(("://", ":")):
+            raise ValueError(f"must be a scheduler address such as tcp://host:8786, got {value!r}")
         return value
 
     @field_validator("app_role")

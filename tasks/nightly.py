@@ -5,8 +5,8 @@ runtime. Caching is off (inputs are large and runs must re-read the stored state
 retry, since a dropped connection should not cost the night.
 
 `on_dask` gives the `analyze` stage of a run with workers: one task per partition of a batch
-on a local Dask cluster (prefect-dask), whose worker processes build their own parser and
-redactor from the settings.
+on a Dask cluster (prefect-dask), local or at `PERMEM_DASK_ADDRESS`, whose worker processes
+build their own parser and redactor from the settings.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import json
 import logging
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from prefect import task
@@ -123,29 +124,42 @@ TASK_STAGES: Mapping[str, Callable[..., Any]] = {
 ANALYZE_PARTITION = _task("analyze", nightly.analyze_stage, io=False)
 
 
-@contextmanager
-def on_dask(workers: int) -> Iterator[Callable[[Settings, list[Prepared]], list[Analysis]]]:
-    """An `analyze` stage that runs each partition as a task on a local Dask cluster of
-    `workers` processes, one thread each, for as long as the context is open.
+@dataclass(frozen=True)
+class DaskAnalysis:
+    """The `analyze` stage on a Dask cluster, and how many partitions to split a batch into."""
 
-    The workers are spawned, never forked: a fork of a process that has LanceDB or torch open
-    can hang. They open no store; only `prepare`, `validate`, `load` and `index` touch
-    PostgreSQL and LanceDB, in the flow's own process.
+    analyze: Callable[[Settings, list[Prepared]], list[Analysis]]
+    partitions: int
+
+
+@contextmanager
+def on_dask(settings: Settings) -> Iterator[DaskAnalysis]:
+    """An `analyze` stage that runs each partition as a task on a Dask cluster, for as long as
+    the context is open: the existing scheduler at `settings.dask_address` (one partition per
+    worker thread it has now), else a local cluster of `settings.workers` processes, one
+    thread each (one partition per process).
+
+    Local workers are spawned, never forked: a fork of a process that has LanceDB or torch
+    open can hang. Workers open no store; only `prepare`, `validate`, `load` and `index`
+    touch PostgreSQL and LanceDB, in the flow's own process.
     """
     import dask
     from prefect_dask.task_runners import DaskTaskRunner
 
-    runner = DaskTaskRunner(
-        cluster_kwargs={
-            "n_workers": workers,
-            "threads_per_worker": 1,
-            "processes": True,
-            "host": "127.0.0.1",
-            # The scheduler serves HTTP in any case; a free port, so that two runs (or a
-            # Dask cluster of someone else) never meet on 8787.
-            "dashboard_address": "127.0.0.1:0",
-        }
-    )
+    if settings.dask_address:
+        runner = DaskTaskRunner(address=settings.dask_address)
+    else:
+        runner = DaskTaskRunner(
+            cluster_kwargs={
+                "n_workers": settings.workers,
+                "threads_per_worker": 1,
+                "processes": True,
+                "host": "127.0.0.1",
+                # The scheduler serves HTTP in any case; a free port, so that two runs (or a
+                # Dask cluster of someone else) never meet on 8787.
+                "dashboard_address": "127.0.0.1:0",
+            }
+        )
     # Dask logs every start and stop at INFO, here and in each worker; the run's own log is
     # what matters.
     dask_log = logging.getLogger("distributed")
@@ -158,6 +172,9 @@ def on_dask(workers: int) -> Iterator[Callable[[Settings, list[Prepared]], list[
             "distributed.nanny.pre-spawn-environ.DASK_LOGGING__DISTRIBUTED": "warning",
         }
         with dask.config.set(config), runner:
+            # Connects (or starts the local cluster) now, not at the first batch.
+            nthreads: dict[str, int] = runner.client.nthreads()  # type: ignore[no-untyped-call]
+            threads = sum(nthreads.values())
 
             def analyze(settings: Settings, partitions: list[Prepared]) -> list[Analysis]:
                 futures = [
@@ -167,7 +184,7 @@ def on_dask(workers: int) -> Iterator[Callable[[Settings, list[Prepared]], list[
                 return [future.result() for future in futures]
 
             try:
-                yield analyze
+                yield DaskAnalysis(analyze, max(1, threads))
             finally:
                 # A worker that needs more than the nanny's 4 s to exit (freeing its models on
                 # a busy machine) is killed with a warning; it holds nothing to lose.

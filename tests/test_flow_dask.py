@@ -1,9 +1,11 @@
-"""The nightly run with workers: partitions of each batch on a local Dask cluster (prefect-dask)
-store exactly what the single-process run stores, on real PostgreSQL and LanceDB."""
+"""The nightly run with workers: partitions of each batch on a local Dask cluster (prefect-dask),
+or on an existing one (`dask scheduler` and `dask worker` processes, PERMEM_DASK_ADDRESS), store
+exactly what the single-process run stores, on real PostgreSQL and LanceDB."""
 
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,9 +22,16 @@ from permem.pipeline import prepare
 from permem.runtime import runtime
 from permem.settings import Settings
 from tests.conftest import DatabaseFactory
+from tests.dask_cluster import dask_cluster, dask_command
 from tests.test_nightly import LOG, line, snapshot, write_log
 
 TENANTS = ("acme", "globex", "initech")
+# What a worker that analyzes partitions must never import: validation (Great Expectations,
+# pandas), the database and the vector index stay in the flow's process.
+NOT_IN_WORKERS = (
+    "great_expectations", "pandas", "sqlalchemy", "psycopg", "alembic", "lancedb", "lance",
+    "pyarrow", "permem.pipeline", "permem.nightly_stages",
+)  # fmt: skip
 # The test log of test_nightly and more subjects in three tenants: corrections across batches
 # (supersession), third parties, identifiers to redact, a planted instruction.
 MORE = [
@@ -185,3 +194,47 @@ def test_flow_stores_what_the_direct_run_stores(
     assert gates and all(
         run.task_inputs.get("prepared") and run.task_inputs.get("proposals") for run in gates
     )
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(dask_command() is None, reason="the `dask` command (distributed) is missing")
+def test_flow_on_an_existing_dask_cluster_stores_what_the_single_process_run_stores(
+    prefect_server: str, two_stores: list[Settings], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A scheduler and two workers started as users start them (`dask scheduler`, `dask
+    worker`, on loopback); the flow connects to it through PERMEM_DASK_ADDRESS instead of
+    starting a cluster of its own, and each batch's partitions run on those workers."""
+    from distributed import Client
+
+    from flows.nightly import NightlyParams, nightly_extract
+
+    log = big_log(tmp_path / "log.jsonl")
+    single, remote = two_stores
+    direct = nightly.run(single, log)
+    monkeypatch.setenv("PERMEM_EMBEDDER", "hashing")
+    monkeypatch.setenv("PERMEM_BATCH_SIZE", "8")
+    monkeypatch.setenv("PERMEM_DATABASE_URL", remote.database_url or "")
+    monkeypatch.setenv("PERMEM_HOME", str(remote.home))
+    with dask_cluster(2) as address:
+        monkeypatch.setenv("PERMEM_DASK_ADDRESS", address)
+        state = nightly_extract(NightlyParams(logs=str(log)), return_state=True)
+        assert state.is_completed(), state.message
+        with Client(address, set_as_default=False) as client:
+            executed = client.run(lambda dask_worker: dask_worker.state.executed_count)
+            unused = frozenset(NOT_IN_WORKERS)  # captured by value: the check imports nothing
+            imported = client.run(lambda: sorted(unused & sys.modules.keys()))
+    report = state.result()
+    assert state_of(single) == state_of(remote)
+    assert report["counts"] == dict(direct.counts)
+    assert report["decisions"] == dict(direct.decisions)
+    assert direct.counts["stored"] > 15 and direct.counts["superseded"] >= 3
+    # Two partitions of every batch (one per worker thread), analyzed on the cluster's two
+    # workers, and nothing of it in the flow's process.
+    analyze = _task_runs(state.state_details.flow_run_id, "analyze%")
+    assert report["batches"] < len(analyze) <= 2 * report["batches"]
+    assert all(run.state.is_completed() for run in analyze)
+    assert len(executed) == 2 and all(count > 0 for count in executed.values())
+    assert sum(executed.values()) == len(analyze)
+    assert not _task_runs(state.state_details.flow_run_id, "extract%")
+    # The workers parsed and redacted without importing what only the flow's stages use.
+    assert all(not names for names in imported.values()), imported

@@ -427,8 +427,8 @@ CONTEXT_LOG = [
 def per_candidate_redact(settings: Settings, proposals: list[Any]) -> list[Any]:
     """The redact stage as it was: Presidio over each claim and then over each candidate's
     context, one text at a time, every context parsed on its own."""
+    from permem.analysis import _harmless_context, _mask
     from permem.extraction.context import leans_back
-    from permem.pipeline import _harmless_context, _mask
     from permem.redaction import carries_secret
 
     redactor = runtime(settings).redactor
