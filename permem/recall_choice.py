@@ -66,21 +66,29 @@ def superseded_in_time(survivors: Sequence[UserMemory]) -> set[uuid.UUID]:
     return with_siblings(replaced, beside + _spans(r for r in survivors if r.id in replaced))
 
 
+def _intended(record: UserMemory) -> bool:
+    """A plan said as an intention or with a hedge: what the user means to do."""
+    return record.kind is Kind.PLAN and bool(
+        lx.INTENTION.search(record.claim) or lx.HEDGE.search(record.claim)
+    )
+
+
 def replaced_from_start(survivors: Sequence[UserMemory]) -> set[uuid.UUID]:
     """Older claims that a change announced for a later date replaces once that date has come
     ("From 10 September I'm switching to the climbing gym" replaces "I train at the gym round
     the corner" from the 10th on; until then it is not valid and the old claim stands). The
     change names what it replaces by a shared content word (`policy.reference_words`), in its
     scope or globally; a change that adds ("I'm also ...") replaces nothing, and neither does
-    a plan ("planning to move to Austin in July"): what is only intended replaces nothing
-    until a later message says it happened."""
+    a plan said as an intention or with a hedge ("planning to move to Austin in July", "we
+    might move in June"): what is only intended replaces nothing until a later message says it
+    happened. A plan said as settled ("I move to Austin on July 1st") is a change."""
     changes = [
         r
         for r in survivors
         # Open-ended: a bounded claim ("no calls on the 20th") is an exception for its span.
         if r.valid_from > r.observed_at
         and r.valid_until is None
-        and r.kind is not Kind.PLAN
+        and not _intended(r)
         and not lx.ADDITION.search(r.claim)
     ]
     if not changes:

@@ -89,6 +89,10 @@ def test_a_plan_announced_for_later_replaces_nothing_until_it_happened() -> None
     assert replaced_from_start([home, plan]) == set()
     change = _said("From May I live in Bergen, by the fish market", 10, Kind.FACT, valid_from=start)
     assert replaced_from_start([home, change]) == {home.id}
+    # A plan said as settled is a change like any other.
+    firm = _said("I move to Bergen on May 2nd, we live there from then", 10, Kind.PLAN,
+                 valid_from=start)  # fmt: skip
+    assert replaced_from_start([home, firm]) == {home.id}
 
 
 # ------------------------------------------------------------- conclusions from questions
