@@ -225,7 +225,6 @@ def _user_cues(message: Message, text: str, remember: bool) -> tuple[set[Cue], s
         or lx.HABIT.search(text)
         or lx.MY_DURABLE.search(text)
         or lx.MY_THING_IS.match(stated)
-        or lx.IS_MY.match(stated)
         or (first_person and _first_person_statement(stated))
         or _FOR_ME_STANDING.search(text)
         # "When I book for anyone on the team it's economy", "on my own trips I take the

@@ -56,12 +56,9 @@ class SentenceCue:
 # A sentence ends at . ! ? followed by space or end, or at a line break.
 _SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?]+(?=\S))+[.!?]*")
 # A new clause starts where the speaker restarts with themselves as subject.
-# So does one that names what is the speaker's ("Give me gritty crime series, Nordic noir is my
-# thing").
 _CLAUSE_BREAK = re.compile(
     r"(?:,\s*|;\s*|\s+-+\s+|\s+—\s+|\s+(?:and|but|so|plus)\s+)"
-    r"(?=(?:i|i'm|im|i've|i'd|i am|i was|my)\b)|"
-    r"(?:,\s*|;\s*)(?=[^\W\d_][\w' -]{1,40}?\s+(?:is|are|'s|'re)\s+(?:my|our)\s)",
+    r"(?=(?:i|i'm|im|i've|i'd|i am|i was|my)\b)",
     re.IGNORECASE,
 )
 

@@ -367,26 +367,7 @@ MY_THING_IS = re.compile(
     r"^\s*(?:my|our)\s+(?!(?:question|point|guess|bad|problem|issue|idea|concern|answer|"
     r"request|thought|thoughts|reply|message|plan|plans|hope|worry|fear|mistake|pleasure|"
     r"apologies|understanding|impression|feeling)\b)(?:[a-z-]+\s+){0,2}?[a-z-]{3,}\s+"
-    r"(?:is|are|'s|wants|insists|requires|expects|has|have|lets|runs|opens|closes|starts|"
-    # What the user's things must be: "my workouts should be high intensity", "our meals
-    # have to be quick".
-    r"should|must|(?:has|have|need|needs|ought)\s+to)\b",
-    re.IGNORECASE,
-)
-# The user's thing named by what it is, the other way round: "Jazz is my music", "Lisbon is
-# our city", "oat milk is my default". Not a question ("what is my balance"), not a pointer
-# ("this is my question", "that's my point": the nouns MY_THING_IS leaves out, and a sentence
-# that opens with a pointer or a question word), not a statement of a problem ("the problem
-# is my laptop").
-IS_MY = re.compile(
-    r"^\s*(?!(?:this|that|it|here|there|what|which|who|where|when|how|why|whatever)\b)"
-    r"(?!(?:the\s+|one\s+)?(?:problem|issue|question|reason|point|trouble|catch|answer|"
-    r"worry|thing\s+is)\b)"
-    r"[\w' -]{2,40}?\s+(?:is|are|'s|'re)\s+(?:(?:definitely|really|just|always|totally|"
-    r"still)\s+)?(?:my|our)\s+(?!(?:question|point|guess|bad|problem|issue|idea|concern|"
-    r"answer|request|thought|thoughts|reply|message|plan|plans|hope|worry|fear|mistake|"
-    r"pleasure|apologies|understanding|impression|feeling|turn|fault|name|number|address|"
-    r"email|password)\b)[a-z-]{3,}\b",
+    r"(?:is|are|'s|wants|insists|requires|expects|has|have|lets|runs|opens|closes|starts)\b",
     re.IGNORECASE,
 )
 MY_DURABLE = re.compile(
