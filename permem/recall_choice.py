@@ -11,6 +11,7 @@ from datetime import datetime
 from permem import policy
 from permem.extraction import lexicon as lx
 from permem.records import Confirmation, Kind, Origin, Status, UserMemory
+from permem.temporal_phrases import _MONTHS, _WEEKDAYS
 
 
 def said_before_in_reach(old: UserMemory, new: UserMemory) -> bool:
@@ -68,9 +69,7 @@ def superseded_in_time(survivors: Sequence[UserMemory]) -> set[uuid.UUID]:
 
 def _intended(record: UserMemory) -> bool:
     """A plan said as an intention or with a hedge: what the user means to do."""
-    return record.kind is Kind.PLAN and bool(
-        lx.INTENTION.search(record.claim) or lx.HEDGE.search(record.claim)
-    )
+    return record.kind is Kind.PLAN and _hedged(record)
 
 
 def replaced_from_start(survivors: Sequence[UserMemory]) -> set[uuid.UUID]:
@@ -107,30 +106,34 @@ def replaced_from_start(survivors: Sequence[UserMemory]) -> set[uuid.UUID]:
     return with_siblings(replaced, _spans(r for r in survivors if r.id not in changes_ids))
 
 
-# Words of the calendar say when, not what: "aiming for May" and "fixed for July 2nd" name
-# the same arrangement by what it is ("the garden landscaping"), never by its month.
-_CALENDAR = frozenset(
-    "january february march april may june july august september october november december "
-    "jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday "
-    "saturday sunday week weekend month year morning afternoon evening night tonight tomorrow "
-    "spring summer autumn fall winter christmas easter start end early late next last soon "
-    "later earlier first".split()
+# Words of the calendar say when, not what: "hoping for April for the loft conversion" and
+# "the loft conversion is booked for June 3rd" name the same arrangement by what it is, never
+# by its month (`temporal_phrases` spells the months and weekdays once).
+_CALENDAR = (
+    frozenset(_MONTHS)
+    | frozenset(_WEEKDAYS)
+    | frozenset(
+        "week weekend month year morning afternoon evening night tonight tomorrow spring summer "
+        "autumn fall winter christmas easter start end early late next last soon later earlier "
+        "first".split()
+    )
 )
+
+
+def _hedged(record: UserMemory) -> bool:
+    """Said with a hedge or as an intention ("probably", "might", "planning to")."""
+    return bool(lx.HEDGE.search(record.claim) or lx.INTENTION.search(record.claim))
 
 
 def _tentative(record: UserMemory) -> bool:
     """An arrangement not yet settled: a plan, or an event said with a hedge or an intention
-    ("aiming for May", "probably sometime in June", "I might buy a car")."""
-    if record.kind is Kind.PLAN:
-        return True
-    return record.kind is Kind.EVENT and bool(
-        lx.HEDGE.search(record.claim) or lx.INTENTION.search(record.claim)
-    )
+    ("hoping for April", "probably sometime in June", "I might buy a van")."""
+    return record.kind is Kind.PLAN or (record.kind is Kind.EVENT and _hedged(record))
 
 
 # What can settle an arrangement: a plan said firmly, an event, a fact ("we've booked the
-# refit for June 8th", "I got the car"); a taste or a rule about it says nothing of whether it
-# happens.
+# conversion for June 3rd", "I got the van"); a taste or a rule about it says nothing of whether
+# it happens.
 _SETTLING = frozenset({Kind.PLAN, Kind.EVENT, Kind.FACT})
 
 
@@ -140,29 +143,24 @@ def _what(record: UserMemory) -> frozenset[str]:
 
 def settled(survivors: Sequence[UserMemory]) -> set[uuid.UUID]:
     """Tentative arrangements that a later, settled statement about the same arrangement
-    replaces: "we're aiming for May for the garden landscaping" gives way to "the garden
-    landscaping got pushed back, now fixed for July 2nd", "going to Porto on the 20th, aiming
-    for the 8:30 coach" to "ended up with the 13:10 to Porto", "I might buy a car this year" to
-    "we got the car". The later claim is an event, a fact or a plan said without a hedge or an
-    intention, of the same subject, later, in the old claim's scope or globally, and names the
-    same thing by a content word that is no calendar word; one that adds ("I'm also ...")
-    replaces nothing. The clauses said beside a replaced claim go with it (`with_siblings`)."""
-    tentative = [r for r in survivors if _tentative(r)]
+    replaces: "hoping for April for the loft conversion, fingers crossed" gives way to "the loft
+    conversion is booked for June 3rd", "I might buy a van this year" to "we got the van". The
+    later claim is an event, a fact or a plan said without a hedge or an intention, of the same
+    subject, later, in the old claim's scope or globally, and names the same thing by a content
+    word that is no calendar word; one that adds ("I'm also ...") replaces nothing. The clauses
+    said beside a replaced claim go with it (`with_siblings`)."""
+    tentative = {r.id: _what(r) for r in survivors if _tentative(r)}
     if not tentative:
         return set()
+    olds = [r for r in survivors if r.id in tentative]
     replaced: set[uuid.UUID] = set()
     for later in survivors:
-        if (
-            later.kind not in _SETTLING
-            or lx.HEDGE.search(later.claim)
-            or lx.INTENTION.search(later.claim)
-            or lx.ADDITION.search(later.claim)
-        ):
+        if later.kind not in _SETTLING or _hedged(later) or lx.ADDITION.search(later.claim):
             continue
         named = _what(later)
-        for old in tentative:
-            if said_before_in_reach(old, later) and named & _what(old):
-                replaced.add(old.id)
+        replaced.update(
+            old.id for old in olds if said_before_in_reach(old, later) and named & tentative[old.id]
+        )
     if not replaced:
         return replaced
     return with_siblings(replaced, _spans(survivors))

@@ -170,22 +170,22 @@ def names_any(
     named: frozenset[str], words: frozenset[str], brands: frozenset[str] = frozenset()
 ) -> bool:
     """Whether a retraction's words name a claim's: a word they share, or a name the user
-    capitalised (`brands`) that heads a compound word of the claim: "the Mac went back" names
-    "got a macbook" (mac and book are both words, and Mac is a name), "the Surface died" a
-    "surfacebook". Only names head compounds: "last week" names no "weekend"."""
+    capitalised (`brands`) that heads a compound word of the claim: "the Surface died" names
+    "notes on my surfacebook" (surface and book are both words, and Surface is a name). Only
+    names head compounds: "last week" names no "weekend"."""
     if named & words:
         return True
     return any(_compound_of(head, word) for head in brands & named for word in words)
 
 
 def brands_of(text: str) -> frozenset[str]:
-    """The names the user capitalised inside a sentence ("the Mac", not "The" opening it), as
+    """The names the user capitalised inside a sentence ("the Surface", not "The" opening it), as
     `reference_words` spells them."""
     found = [m.group() for m in _INNER_CAPITAL.finditer(text)]
     return policy.reference_words(" ".join(found)) if found else frozenset()
 
 
-_INNER_CAPITAL = re.compile(r"(?<![.!?]\s)(?<!^)(?<=\s)[A-Z][a-z]{2,}\b")
+_INNER_CAPITAL = re.compile(r"(?<![.!?]\s)(?<=\s)[A-Z][a-z]{2,}\b")
 _COMPOUND_PART = 3
 # Endings that WordNet also lists as words ("sion", "ment"): a derived word, not a compound
 # ("pension" is no kind of pen).
@@ -196,7 +196,7 @@ _SUFFIXES = frozenset(
 
 
 def _compound_of(head: str, word: str) -> bool:
-    """`word` is `head` and another word ("macbook": mac, book). Stems lose a final "e"
+    """`word` is `head` and another word ("surfacebook": surface, book). Stems lose a final "e"
     (`reference_words`: "surface" -> "surfac"), so the head may be the stem of a word."""
     if len(head) < _COMPOUND_PART or not word.startswith(head):
         return False

@@ -279,7 +279,7 @@ def select(message: Message) -> list[SentenceCue]:
             continue
         cues, topic = _user_cues(message, core, remember)
         if follows_question and _CONCLUSION.match(text):
-            # "Europeans never need visas, right? So I'm sorted": where a question leaves the
+            # "Students get in free on Sundays, right? So I'm covered": where a question leaves the
             # user holds only if the answer is yes; the user asked, they did not say.
             cues.add(Cue.HYPOTHETICAL)
         # A retraction in one clause takes back for the whole sentence ("Sold the scooter last

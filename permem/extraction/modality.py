@@ -141,7 +141,7 @@ RETRACTION = re.compile(
     r"\bchange\s+of\s+plans?\b|\b(?:i'm|i\s+am|we're|we\s+are)\s+(?:switching|changing|"
     r"moving)\s+(?:over\s+)?(?:to|from)\b|\bis\s+(?:old|outdated|out\s+of\s+date)\b|"
     r"\b(?:not|no|never)\b[^.!?]{0,50}\bafter\s+all\b|"
-    # A possession the user gave up, whatever it is: "I gave the Mac back", "we handed the
+    # A possession the user gave up, whatever it is: "I gave the Surface back", "we handed the
     # loaner car back", "I returned the rental bike", "gave my old piano away".
     r"\b(?:i|we)\s+(?:(?:just|finally|already)\s+)?(?:gave|(?:'ve|have)\s+given|handed)\s+"
     r"(?:the|my|our|that|this)\s+(?:[\w-]+\s+){0,3}?(?:back|away)\b|"

@@ -125,6 +125,7 @@ def attribute(
     for (_, account, _), conversation in conversations.items():
         current: str | None = None
         known_holder: set[str] = set()
+        account_names, _ = holder_names(account)
         for message in conversation:
             seen = _read(message, known_holder, known)
             changes: list[tuple[int, str | None]] = [(0, current)]
@@ -145,9 +146,8 @@ def attribute(
                 changes.append((_sentence_start(message.text, back), None))
                 current = None
             if any(who is not None for _, who in changes):
-                full, _ = holder_names(account)
                 turns[(message.tenant, message.message_id)] = Turn(
-                    tuple(changes), tuple(sorted(seen.markers)), full | frozenset(known_holder)
+                    tuple(changes), tuple(sorted(seen.markers)), account_names | known_holder
                 )
     return turns
 
