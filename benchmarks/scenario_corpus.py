@@ -49,6 +49,8 @@ def table(report: HarnessReport) -> list[str]:
     share = f"{100 * total.hits / relevant:.1f} %" if relevant else "-"
     not_run = [s.name for s in report.scenarios if s.not_run]
     lines.append(f"    hits/relevant {share}; scenarios stopped early: {len(not_run)}")
+    # Counts only: where each miss stopped and how each wrong came to be returned.
+    lines.append("    causes: " + "; ".join(f"{k} {v}" for k, v in report.causes().items()))
     return lines
 
 
@@ -74,7 +76,7 @@ def main(argv: list[str] | None = None) -> None:
             took = time.monotonic() - started
             lines.append(f"  {half} half: {len(report.scenarios)} scenarios ({took:.0f} s)")
             lines += table(report)
-            print("\n".join(lines[-len(report.families) - 4 :]), flush=True)
+            print("\n".join(lines[-len(report.families) - 5 :]), flush=True)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     with args.out.open("a", encoding="utf-8") as out:
         out.write("\n".join(lines) + "\n\n")

@@ -40,6 +40,7 @@ from sqlalchemy.engine import make_url
 
 from permem import controls, nightly
 from permem.errors import BadInput
+from permem.records import Confirmation, Status, UserMemory
 from permem.settings import Settings
 from permem.stores.database import list_tenants
 
@@ -114,6 +115,21 @@ class HarnessReport:
     @property
     def failed(self) -> bool:
         return self.total.failed
+
+    def causes(self) -> dict[str, int]:
+        """How many misses and wrong personalizations had each cause (`miss_cause`,
+        `wrong_cause`): counts only, no text, so a held-apart half can be read this way."""
+        counted: dict[str, int] = {}
+        for scenario in self.scenarios:
+            for detail in scenario.details:
+                if "miss" in detail:
+                    key = f"miss {detail['cause']}"
+                elif "wrong_personalization" in detail:
+                    key = f"wrong {detail['said']}, {detail['beside']}"
+                else:
+                    continue
+                counted[key] = counted.get(key, 0) + 1
+        return dict(sorted(counted.items()))
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -231,6 +247,51 @@ def _stored_claims(settings: Settings) -> list[tuple[str, str, str]]:
     ]
 
 
+def _stored_by_message(settings: Settings) -> dict[str, list[UserMemory]]:
+    """Every record of the scenario's database, any status, by its source message."""
+    from permem.runtime import runtime
+
+    db = runtime(settings).db
+    found: dict[str, list[UserMemory]] = {}
+    for tenant in list_tenants(db):
+        for record in controls.inspect(db, tenant):
+            found.setdefault(record.source.message_id or "", []).append(record)
+    return found
+
+
+def miss_cause(stored: Sequence[UserMemory]) -> str:
+    """Where a relevant message's claim stopped, read from what was stored of it: never
+    stored (extraction or the gate), stored but held for confirmation, kept for its session
+    only, superseded, or usable and still not returned (recall's filters or ranking)."""
+    if not stored:
+        return "not_stored"
+    usable = [r for r in stored if r.status is Status.ACTIVE]
+    if any(r.confirmation not in (Confirmation.PENDING, Confirmation.REJECTED) for r in usable):
+        return "active_not_returned"
+    if usable:
+        return "held_for_confirmation"
+    statuses = sorted({r.status.value for r in stored})
+    return statuses[0] if len(statuses) == 1 else "+".join(statuses)
+
+
+def wrong_cause(
+    wrong: UserMemory, returned: Sequence[str], relevant: Sequence[UserMemory]
+) -> tuple[str, str]:
+    """Whether a forbidden record was returned beside the relevant one or without it, and
+    whether it was said before, after or between the relevant claims (`unknown` when none
+    of them was stored): the first points at a choice among claims, the second says whether
+    an old claim outlived its replacement or a later one took a place it should not."""
+    relevant_ids = {r.source.message_id for r in relevant}
+    beside = "beside_relevant" if relevant_ids & set(returned) else "without_relevant"
+    if not relevant:
+        return beside, "unknown"
+    if all(wrong.observed_at < r.observed_at for r in relevant):
+        return beside, "said_before"
+    if all(wrong.observed_at > r.observed_at for r in relevant):
+        return beside, "said_after"
+    return beside, "said_between"
+
+
 def _score_recall(
     settings: Settings, folder: Path, step: Mapping[str, Any], report: ScenarioReport
 ) -> None:
@@ -244,6 +305,14 @@ def _score_recall(
     rt = runtime(settings)
     recaller = Recaller(rt.db, rt.index, rt.embedder)
     outcome, must_not_contain = report.outcome, set[str]()
+    # The scenario's stored records, read once, and only when a miss or a wrong needs its cause.
+    read: list[dict[str, list[UserMemory]]] = []
+
+    def stored() -> dict[str, list[UserMemory]]:
+        if not read:
+            read.append(_stored_by_message(settings))
+        return read[0]
+
     for obj in queries:
         query_id = str(obj.get("query_id"))
         expected = gold.get(query_id)
@@ -256,21 +325,33 @@ def _score_recall(
             outcome.errors += 1
             report.details.append({"query_id": query_id, "error": str(exc)})
             continue
-        sources = [r.record.source.message_id for r in answer.records]
-        for message_id in expected.get("relevant", []):
+        sources = [r.record.source.message_id or "" for r in answer.records]
+        relevant = [str(m) for m in expected.get("relevant", [])]
+        for message_id in relevant:
             if message_id in sources:
                 outcome.hits += 1
             else:
                 outcome.misses += 1
-                report.details.append({"query_id": query_id, "miss": message_id})
+                report.details.append(
+                    {
+                        "query_id": query_id,
+                        "miss": message_id,
+                        "cause": miss_cause(stored().get(message_id, [])),
+                    }
+                )
         for recalled in answer.records:
             if recalled.record.source.message_id in set(expected.get("forbidden", [])):
                 outcome.wrong += 1
+                beside, said = wrong_cause(
+                    recalled.record, sources, [r for m in relevant for r in stored().get(m, [])]
+                )
                 report.details.append(
                     {
                         "query_id": query_id,
                         "wrong_personalization": recalled.record.source.message_id,
                         "claim_id": str(recalled.record.id),
+                        "beside": beside,
+                        "said": said,
                     }
                 )
         want_denied = bool(expected.get("expect_denied", False))

@@ -4,6 +4,7 @@ the shared data is present) must run with no wrong personalization, leak or mism
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -11,9 +12,10 @@ import pytest
 from typer.testing import CliRunner
 
 from interfaces.cli import app
-from permem.scenarios import run_scenarios
+from permem.records import Confirmation, Status, UserMemory
+from permem.scenarios import miss_cause, run_scenarios, wrong_cause
 from permem.settings import Settings
-from tests.conftest import cli_env
+from tests.conftest import cli_env, memory
 
 DEV_SCENARIOS = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "scenarios"
 
@@ -98,9 +100,53 @@ def test_wrong_personalizations_leaks_and_mismatches_are_counted(
     assert total.leaks == 1 and total.empty_mismatches == 1
     assert total.denied_mismatches == 1  # q2 was denied without expect_denied
     details = report.scenarios[0].details
-    assert {"query_id": "q1", "miss": "s-m2"} in details
-    assert any(d.get("wrong_personalization") == "s-m1" for d in details)
+    # Ben's claim is stored and usable, only not Ana's; Ana's claim came back without it,
+    # said at the same moment.
+    assert {"query_id": "q1", "miss": "s-m2", "cause": "active_not_returned"} in details
+    [wrong] = [d for d in details if d.get("wrong_personalization") == "s-m1"]
+    assert (wrong["beside"], wrong["said"]) == ("without_relevant", "said_between")
+    assert report.causes() == {
+        "miss active_not_returned": 1,
+        "wrong said_between, without_relevant": 1,
+    }
     assert report.failed
+
+
+T0 = datetime(2026, 4, 1, 10, 0, tzinfo=UTC)
+
+
+def _record(message_id: str, days: int = 0, **fields: Any) -> UserMemory:
+    at = T0 + timedelta(days=days)
+    return memory(message_id=message_id, observed_at=at, valid_from=at, **fields)
+
+
+def test_a_miss_is_traced_to_where_its_claim_stopped() -> None:
+    assert miss_cause([]) == "not_stored"
+    assert miss_cause([_record("m")]) == "active_not_returned"
+    pending = _record("m", confirmation=Confirmation.PENDING)
+    assert miss_cause([pending]) == "held_for_confirmation"
+    # One usable clause of the message is enough for "not returned".
+    assert miss_cause([pending, _record("m")]) == "active_not_returned"
+    assert miss_cause([_record("m", status=Status.SUPERSEDED)]) == "superseded"
+    both = [_record("m", status=Status.SUPERSEDED), _record("m", status=Status.SESSION_ONLY)]
+    assert miss_cause(both) == "session_only+superseded"
+
+
+def test_a_wrong_is_placed_in_time_and_beside_or_without_the_relevant_claim() -> None:
+    new = _record("new", days=5)
+    assert wrong_cause(_record("old"), ["old", "new"], [new]) == (
+        "beside_relevant",
+        "said_before",
+    )
+    assert wrong_cause(_record("later", days=9), ["later"], [new]) == (
+        "without_relevant",
+        "said_after",
+    )
+    assert wrong_cause(_record("x", days=5), ["x"], [new, _record("a", days=1)]) == (
+        "without_relevant",
+        "said_between",
+    )
+    assert wrong_cause(_record("x"), ["x"], []) == ("without_relevant", "unknown")
 
 
 def test_unsupported_step_ends_the_scenario_visibly(base: Settings, tmp_path: Path) -> None:
