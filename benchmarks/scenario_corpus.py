@@ -74,9 +74,10 @@ def main(argv: list[str] | None = None) -> None:
             started = time.monotonic()
             report = run_scenarios([folder], base)
             took = time.monotonic() - started
-            lines.append(f"  {half} half: {len(report.scenarios)} scenarios ({took:.0f} s)")
-            lines += table(report)
-            print("\n".join(lines[-len(report.families) - 5 :]), flush=True)
+            rows = [f"  {half} half: {len(report.scenarios)} scenarios ({took:.0f} s)"]
+            rows += table(report)
+            lines += rows
+            print("\n".join(rows), flush=True)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     with args.out.open("a", encoding="utf-8") as out:
         out.write("\n".join(lines) + "\n\n")

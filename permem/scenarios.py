@@ -24,6 +24,7 @@ scored, and the rest is reported as not run, with the operation named.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import re
 import shutil
@@ -236,26 +237,18 @@ class StoreFactory:
 # ---------------------------------------------------------------------------- running
 
 
-def _stored_claims(settings: Settings) -> list[tuple[str, str, str]]:
-    """(tenant, id, claim) of every record the scenario's database holds, any status."""
+def _stored(settings: Settings) -> list[UserMemory]:
+    """Every record the scenario's database holds, any status, tenant by tenant, oldest first."""
     from permem.runtime import runtime
 
     db = runtime(settings).db
-    tenants = list_tenants(db)
-    return [
-        (tenant, str(r.id), r.claim) for tenant in tenants for r in controls.inspect(db, tenant)
-    ]
+    return [r for tenant in list_tenants(db) for r in controls.inspect(db, tenant)]
 
 
-def _stored_by_message(settings: Settings) -> dict[str, list[UserMemory]]:
-    """Every record of the scenario's database, any status, by its source message."""
-    from permem.runtime import runtime
-
-    db = runtime(settings).db
+def _by_message(records: Sequence[UserMemory]) -> dict[str, list[UserMemory]]:
     found: dict[str, list[UserMemory]] = {}
-    for tenant in list_tenants(db):
-        for record in controls.inspect(db, tenant):
-            found.setdefault(record.source.message_id or "", []).append(record)
+    for record in records:
+        found.setdefault(record.source.message_id or "", []).append(record)
     return found
 
 
@@ -270,8 +263,7 @@ def miss_cause(stored: Sequence[UserMemory]) -> str:
         return "active_not_returned"
     if usable:
         return "held_for_confirmation"
-    statuses = sorted({r.status.value for r in stored})
-    return statuses[0] if len(statuses) == 1 else "+".join(statuses)
+    return "+".join(sorted({r.status.value for r in stored}))
 
 
 def wrong_cause(
@@ -305,13 +297,10 @@ def _score_recall(
     rt = runtime(settings)
     recaller = Recaller(rt.db, rt.index, rt.embedder)
     outcome, must_not_contain = report.outcome, set[str]()
-    # The scenario's stored records, read once, and only when a miss or a wrong needs its cause.
-    read: list[dict[str, list[UserMemory]]] = []
-
-    def stored() -> dict[str, list[UserMemory]]:
-        if not read:
-            read.append(_stored_by_message(settings))
-        return read[0]
+    # The scenario's stored records, read once, and only when a miss, a wrong or a leak check
+    # needs them.
+    stored = functools.cache(lambda: _stored(settings))
+    by_message = functools.cache(lambda: _by_message(stored()))
 
     for obj in queries:
         query_id = str(obj.get("query_id"))
@@ -336,14 +325,15 @@ def _score_recall(
                     {
                         "query_id": query_id,
                         "miss": message_id,
-                        "cause": miss_cause(stored().get(message_id, [])),
+                        "cause": miss_cause(by_message().get(message_id, [])),
                     }
                 )
+        forbidden = set(expected.get("forbidden", []))
         for recalled in answer.records:
-            if recalled.record.source.message_id in set(expected.get("forbidden", [])):
+            if recalled.record.source.message_id in forbidden:
                 outcome.wrong += 1
                 beside, said = wrong_cause(
-                    recalled.record, sources, [r for m in relevant for r in stored().get(m, [])]
+                    recalled.record, sources, [r for m in relevant for r in by_message().get(m, [])]
                 )
                 report.details.append(
                     {
@@ -367,12 +357,12 @@ def _score_recall(
             )
         must_not_contain.update(expected.get("claim_must_not_contain", []))
     if must_not_contain:
-        for tenant, claim_id, claim in _stored_claims(settings):
+        for record in stored():
             for needle in sorted(must_not_contain):
-                if needle.casefold() in claim.casefold():
+                if needle.casefold() in record.claim.casefold():
                     outcome.leaks += 1
                     report.details.append(
-                        {"tenant": tenant, "claim_id": claim_id, "leaked": needle}
+                        {"tenant": record.tenant, "claim_id": str(record.id), "leaked": needle}
                     )
 
 
