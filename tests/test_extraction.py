@@ -261,3 +261,26 @@ def test_verbless_standing_preference_for_me_is_a_claim(
 
 def test_a_for_me_request_now_is_not_a_standing_preference(extractor: RuleExtractor) -> None:
     assert not claims(extractor, "a latte for me please")
+
+
+def test_a_long_sentence_of_many_clauses_is_read_whole_once(
+    extractor: RuleExtractor, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A pasted page with no full stop: each clause takes its whole sentence's retraction and
+    # one-off, read once for the sentence (read once per clause, the cue pass was quadratic in
+    # its length: 11 s for 16,000 characters).
+    from permem.extraction import cues, modality
+
+    read: list[str] = []
+    retracts = modality.retracts
+    monkeypatch.setattr(modality, "retracts", lambda text: read.append(text) or retracts(text))
+    clause = "I love hiking and we go to the hills every weekend"
+    text = ", and ".join([clause] * 40) + ", but I don't hike anymore. Just for tonight, pizza"
+    selected = cues.select(msg(text))
+    assert len(selected) > 40
+    long_end = text.index(". ")
+    assert read.count(text[:long_end]) == 1  # (each clause is read on its own as well)
+    # Every clause of the long sentence carries its retraction, none the other's one-off.
+    assert all(Cue.RETRACTION in s.cues for s in selected if s.end <= long_end)
+    assert not any(Cue.ONE_OFF in s.cues for s in selected if s.end <= long_end)
+    assert any(Cue.ONE_OFF in s.cues for s in selected if s.start > long_end)

@@ -214,6 +214,16 @@ def _sentence_spans(message: Message) -> Iterator[tuple[int, int, bool]]:
                 yield start, end, is_quoted
 
 
+@dataclass(frozen=True, slots=True)
+class _Whole:
+    """What a whole sentence says for each of its clauses: it takes something back, it is for
+    another person, it is a one-off."""
+
+    retracts: bool
+    for_a_relation: bool
+    one_off: bool
+
+
 def select(message: Message) -> list[SentenceCue]:
     """The sentences of one message that the rules should look at (empty for most)."""
     if message.incognito or message.role in (Role.ASSISTANT, Role.SYSTEM):
@@ -241,6 +251,7 @@ def select(message: Message) -> list[SentenceCue]:
     for_someone = lx.FOR_SOMEONE.search(own) is not None
     for_relation = False
     asked = False  # the sentence before this one asked a question
+    whole: dict[tuple[int, int], _Whole] = {}  # what each whole sentence says, by its span
     for start, end, is_quoted in spans:
         follows_question, asked = (
             asked,
@@ -284,19 +295,28 @@ def select(message: Message) -> list[SentenceCue]:
             cues.add(Cue.HYPOTHETICAL)
         # A retraction in one clause takes back for the whole sentence ("Sold the scooter last
         # week, I walk everywhere now").
-        s_start, s_end = sentence_around(message.text, start, end)
-        sentence = message.text[s_start:s_end]
-        if Cue.RETRACTION not in cues and modality.retracts(sentence):
+        around = sentence_around(message.text, start, end)
+        said = whole.get(around)
+        if said is None:
+            # Read once per sentence, not once per clause: a long sentence of many clauses
+            # (a pasted page with no full stop) was read whole for each, quadratic in length.
+            sentence = message.text[around[0] : around[1]]
+            said = whole[around] = _Whole(
+                retracts=modality.retracts(sentence),
+                for_a_relation=lx.FOR_A_RELATION.search(sentence) is not None,
+                one_off=lx.ONE_OFF.search(sentence) is not None,
+            )
+        if Cue.RETRACTION not in cues and said.retracts:
             cues.add(Cue.RETRACTION)
         # So does a one-off ("just for tonight, I'd like something spicy"); shopping for
         # someone else covers the whole message ("… for my nephew. He loves trucks").
         # Something for another person ("a vegan cake for my sister's party") covers its
         # sentence and the ones after it that say no "I" ("she loves K-pop").
-        if lx.FOR_A_RELATION.search(sentence):
+        if said.for_a_relation:
             for_relation = True
         elif for_relation and lx.I_STATEMENT.match(core):
             for_relation = False
-        if Cue.ONE_OFF not in cues and (lx.ONE_OFF.search(sentence) or for_someone or for_relation):
+        if Cue.ONE_OFF not in cues and (said.one_off or for_someone or for_relation):
             cues.add(Cue.ONE_OFF)
         if belief:
             # "oh here's mine: the Great Wall is ... I've always believed that": the belief

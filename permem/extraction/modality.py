@@ -36,7 +36,9 @@ _HYPOTHETICAL = re.compile(
     r"\b(?:dream(?:ing)?\s+of|fantasi[sz]e\s+about|wish\s+(?:i|we)\s+(?:could|had|were|lived))\b|"
     # A condition named without "if": "money no object, I'd fly business", "given the chance
     # we'd live by the sea", "with a bigger flat we'd get a dog".
-    r"(?=.*\b(?:i|we)(?:'d|\s+would)\b)(?=.*\b(?:money\s+no\s+object|no\s+matter\s+the\s+cost|"
+    # Both lookaheads read to the end of the line, so they are tried at line starts only (at
+    # every position they made the search quadratic in the sentence's length; same matches).
+    r"(?m:^)(?=.*\b(?:i|we)(?:'d|\s+would)\b)(?=.*\b(?:money\s+no\s+object|no\s+matter\s+the\s+cost|"
     r"given\s+(?:the\s+chance|unlimited|enough)|if\s+only|with\s+(?:unlimited|more|a\s+bigger|"
     r"a\s+larger|enough)\b|in\s+(?:an\s+ideal|a\s+perfect|another)\b|one\s+day|someday|"
     r"lottery|were\s+rich|was\s+rich|won\s+the)\b)",
