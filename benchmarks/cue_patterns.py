@@ -5,8 +5,9 @@ The cue pass (permem.extraction.cues) runs a few hundred patterns over every sen
 user message before anything is parsed. A pattern that backtracks or looks ahead from every
 position costs time quadratic in the line's length: invisible on chat-length sentences, and a
 whole night on one pasted page with no full stop (stop 27: `modality._HYPOTHETICAL` took
-16 s on a 32,000-character line). This times every compiled pattern at module level in
-`permem` (the corpus generator and the migrations aside):
+7 s on a 16,000-character line, results/cue_patterns.txt). This times every compiled pattern
+at module level in `permem` (the corpus generator and the migrations aside), each through
+`search` (its first match: a pattern the code runs with `finditer` or `sub` reads on):
 
 - over the sentences of the user messages of a generated log (benchmarks/conversation_log.py),
   the ten slowest, and all of them together;
@@ -53,17 +54,23 @@ _SHAPES = {
 
 
 def patterns() -> dict[str, re.Pattern[str]]:
-    """Every compiled pattern bound at module level in permem, by its dotted name."""
+    """Every compiled pattern bound at module level in permem, by the dotted name of the module
+    that assigns it (`NAME = re.compile(...)`, `NAME = words(...)`), not of one that imports it."""
     found: dict[str, re.Pattern[str]] = {}
-    seen: set[int] = set()
+    named: dict[int, str] = {}
     for module in pkgutil.walk_packages(permem.__path__, "permem."):
         if module.name.startswith(("permem.corpus", "permem.migrations")):
             continue  # the generator is no pipeline; migrations run only under alembic
         loaded = importlib.import_module(module.name)
+        source = Path(loaded.__file__ or "").read_text(encoding="utf-8")
         for name, value in vars(loaded).items():
-            if isinstance(value, re.Pattern) and id(value) not in seen:
-                seen.add(id(value))
-                found[f"{module.name}.{name}"] = value
+            if not isinstance(value, re.Pattern):
+                continue
+            assigned = re.search(rf"^{re.escape(name)}\s*(?::[^=\n]+)?=", source, re.M)
+            if id(value) not in named or assigned:
+                found.pop(named.get(id(value), ""), None)
+                named[id(value)] = f"{module.name}.{name}"
+                found[named[id(value)]] = value
     return found
 
 

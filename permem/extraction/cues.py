@@ -215,7 +215,7 @@ def _sentence_spans(message: Message) -> Iterator[tuple[int, int, bool]]:
 
 
 @dataclass(frozen=True, slots=True)
-class _Whole:
+class _SentenceSays:
     """What a whole sentence says for each of its clauses: it takes something back, it is for
     another person, it is a one-off."""
 
@@ -251,7 +251,7 @@ def select(message: Message) -> list[SentenceCue]:
     for_someone = lx.FOR_SOMEONE.search(own) is not None
     for_relation = False
     asked = False  # the sentence before this one asked a question
-    whole: dict[tuple[int, int], _Whole] = {}  # what each whole sentence says, by its span
+    whole: dict[tuple[int, int], _SentenceSays] = {}  # what each whole sentence says, by its span
     for start, end, is_quoted in spans:
         follows_question, asked = (
             asked,
@@ -298,10 +298,11 @@ def select(message: Message) -> list[SentenceCue]:
         around = sentence_around(message.text, start, end)
         said = whole.get(around)
         if said is None:
-            # Read once per sentence, not once per clause: a long sentence of many clauses
-            # (a pasted page with no full stop) was read whole for each, quadratic in length.
+            # Read once per sentence (twice: the last clause's span keeps the full stop), not
+            # once per clause: a long sentence of many clauses (a pasted page with no full
+            # stop) was read whole for each, quadratic in its length.
             sentence = message.text[around[0] : around[1]]
-            said = whole[around] = _Whole(
+            said = whole[around] = _SentenceSays(
                 retracts=modality.retracts(sentence),
                 for_a_relation=lx.FOR_A_RELATION.search(sentence) is not None,
                 one_off=lx.ONE_OFF.search(sentence) is not None,

@@ -37,7 +37,8 @@ _HYPOTHETICAL = re.compile(
     # A condition named without "if": "money no object, I'd fly business", "given the chance
     # we'd live by the sea", "with a bigger flat we'd get a dog".
     # Both lookaheads read to the end of the line, so they are tried at line starts only (at
-    # every position they made the search quadratic in the sentence's length; same matches).
+    # every position they made the search quadratic in the sentence's length): `search` finds
+    # the same match (not `finditer` or a `search` from inside a line; `hypothetical` searches).
     r"(?m:^)(?=.*\b(?:i|we)(?:'d|\s+would)\b)(?=.*\b(?:money\s+no\s+object|no\s+matter\s+the\s+cost|"
     r"given\s+(?:the\s+chance|unlimited|enough)|if\s+only|with\s+(?:unlimited|more|a\s+bigger|"
     r"a\s+larger|enough)\b|in\s+(?:an\s+ideal|a\s+perfect|another)\b|one\s+day|someday|"
