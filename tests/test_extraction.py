@@ -1,11 +1,16 @@
 """The rule extractor and the classifier on hand-written messages (real spaCy)."""
 
+import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from hypothesis import given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 
 from permem.classify import classify, classify_all, sensitivity_of
 from permem.extraction import Candidate, Cue, cues, modality
+from permem.extraction.context import sentence_around
 from permem.extraction.rules import RuleExtractor
 from permem.nlp import load_pipeline
 from permem.records import Kind, Message, Origin, Role, Sensitivity
@@ -285,3 +290,30 @@ def test_a_long_sentence_of_many_clauses_is_read_whole_at_most_twice(
     assert all(Cue.RETRACTION in s.cues for s in selected if s.end <= long_end + 1)
     assert not any(Cue.ONE_OFF in s.cues for s in selected if s.end <= long_end + 1)
     assert any(Cue.ONE_OFF in s.cues for s in selected if s.start > long_end)
+
+
+# Sentence ends and their neighbours: full stops, runs of them, line breaks, other whitespace.
+_SENTENCE_TEXT = st.lists(
+    st.sampled_from([*"ab .!?\n\t\r", "\u2028", "\x1c", "\u00a0"]), max_size=30
+).map("".join)
+
+
+def _scanned_sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
+    """What `sentence_around` answered before it found the ends once (stop 27): a scan of
+    text[:start] for the last end, a search from the span's last character for the next."""
+    ends = re.compile(r"[.!?]+(?:\s+|$)|\n+")
+    a = 0
+    for match in ends.finditer(text, 0, start):
+        a = match.end()
+    following = ends.search(text, max(start, end - 1))
+    return a, max(following.start() if following else len(text), end)
+
+
+@hypothesis_settings(max_examples=2000, deadline=None)
+@given(text=_SENTENCE_TEXT, data=st.data())
+def test_sentence_around_answers_as_the_scan_did(text: str, data: st.DataObject) -> None:
+    # The sentence ends are found once per text; each span's sentence is the one the scan
+    # from the text's start found for it.
+    start = data.draw(st.integers(0, len(text)))
+    end = data.draw(st.integers(start, len(text)))
+    assert sentence_around(text, start, end) == _scanned_sentence_around(text, start, end)

@@ -21,6 +21,8 @@ forgets the claim too.
 
 from __future__ import annotations
 
+import bisect
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -37,6 +39,8 @@ _POINTS_BACK = re.compile(
     re.IGNORECASE,
 )
 _SENTENCE_END = re.compile(r"[.!?]+(?:\s+|$)|\n+")
+# Runs from which `_SENTENCE_END` matches at every position (see `Sentences`).
+_END_AHEAD = re.compile(r"[.!?]+(?=\s|$)|\n")
 _OPENS_BACK = re.compile(r"^\W*(?:that|this|then|there|it|it's|same)\b", re.IGNORECASE)
 
 
@@ -70,15 +74,47 @@ def meaning(claim: str, context: str | None) -> str:
 
 def sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
     """The sentence of `text` that holds the span start:end (sentence ends: . ! ? or a line
-    break)."""
-    a = 0
-    for match in _SENTENCE_END.finditer(text, 0, start):
-        a = match.end()
-    # From the span's last character: a span that ends with its own full stop ends there.
-    following = _SENTENCE_END.search(text, max(start, end - 1))
-    b = following.start() if following else len(text)
-    b = max(b, end)
-    return a, b
+    break): from the end of the last sentence end before `start` (as a scan of text[:start]
+    finds it) to the start of the first one a search from the span's last character finds (a
+    span that ends with its own full stop ends there), and never before `end`."""
+    return _sentences(text).around(start, end)
+
+
+@functools.lru_cache(maxsize=256)
+def _sentences(text: str) -> Sentences:
+    # The cue pass and the context ask for the sentence of every clause of a message in turn.
+    return Sentences(text)
+
+
+class Sentences:
+    """The sentence ends of one text, found once: `around` answers for a span in time
+    independent of the text's length (scanning from the text's start for every clause was
+    quadratic over the clauses of a long sentence)."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        found = list(_SENTENCE_END.finditer(text))
+        self._ends = [m.end() for m in found]
+        # Where a sentence end can start when the search starts right there: every character
+        # of a run of . ! ? followed by a space or the end, and every line break (a search
+        # from inside a run finds the run's rest; `finditer` from the start only its head).
+        self._starts = [i for m in _END_AHEAD.finditer(text) for i in range(m.start(), m.end())]
+
+    def around(self, start: int, end: int) -> tuple[int, int]:
+        text = self._text
+        # The last end before `start` as a scan of text[:start] finds it: the ends of the whole
+        # text up to `start` are the same, then one may close at `start` itself ("ok.|" or a
+        # run of spaces cut short), made only of end characters: rescan those.
+        k = bisect.bisect_right(self._ends, start)
+        a = self._ends[k - 1] if k else 0
+        tail = start
+        while tail > a and (text[tail - 1] in ".!?" or text[tail - 1].isspace()):
+            tail -= 1
+        for match in _SENTENCE_END.finditer(text, tail, start):
+            a = match.end()
+        k = bisect.bisect_left(self._starts, max(start, end - 1))
+        b = self._starts[k] if k < len(self._starts) else len(text)
+        return a, max(b, end)
 
 
 def previous_sentence(text: str, start: int) -> tuple[int, int] | None:
