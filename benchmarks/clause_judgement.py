@@ -51,6 +51,8 @@ from permem import corpus
 from permem.nlp import load_pipeline
 from permem.scenarios import families_of, json_lines
 
+from harness import Results, code_version
+
 HERE = Path(__file__).resolve().parent
 EXAMPLES = HERE / "data" / "clauses.jsonl"
 RESULTS = HERE / "results" / "clause_judgement.txt"
@@ -264,14 +266,12 @@ def main() -> None:
         f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC  clause judgement, C={REGULARISATION:g}, "
         f"{len(y)} labelled sentences {counts}; corpus development half (seed "
         f"{corpus.DEFAULT_SEED}) {len(ty)} user messages {corpus_counts}; parse + features "
-        f"{parse_rate:.0f} sentences/s, MiniLM {embed_rate:.0f} sentences/s, {platform.node()}"
+        f"{parse_rate:.0f} sentences/s, MiniLM {embed_rate:.0f} sentences/s, "
+        f"code {code_version()}, {platform.node()}"
     ]
     lines += _score("parse features", parsed, y, corpus_parsed, ty)
     lines += _score("MiniLM vectors", vectors, y, corpus_vectors, ty)
-    print("\n".join(lines))
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    with RESULTS.open("a", encoding="utf-8") as out:
-        out.write("\n".join(lines) + "\n\n")
+    Results(RESULTS).emit("\n".join(lines) + "\n\n")
 
 
 if __name__ == "__main__":

@@ -43,6 +43,7 @@ from permem.logs import read_log
 from permem.records import Message, Role
 
 from conversation_log import generate
+from harness import Results, code_version
 
 RESULTS = Path(__file__).resolve().parent / "results" / "cue_patterns.txt"
 _SHAPES = {
@@ -120,7 +121,8 @@ def main(argv: list[str] | None = None) -> None:
     lines = [
         f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC  cue patterns: {len(found)} module-level "
         f"patterns in permem; {len(texts):,} sentences of {len(user):,} user messages "
-        f"(conversation_log seed 1, {args.messages:,} messages), {platform.node()}",
+        f"(conversation_log seed 1, {args.messages:,} messages), "
+        f"code {code_version()}, {platform.node()}",
         f"  all patterns once over every sentence: {sum(c for c, _ in costs):.2f} s; slowest: "
         + ", ".join(f"{name.removeprefix('permem.')} {c:.3f}" for c, name in costs[:10]),
     ]
@@ -138,10 +140,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     for size in (8_000, 32_000):
         lines.append(f"  one user message of {size:,} characters: {_one_long_message(size)}")
-    print("\n".join(lines))
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    with RESULTS.open("a", encoding="utf-8") as out:
-        out.write("\n".join(lines) + "\n\n")
+    Results(RESULTS).emit("\n".join(lines) + "\n\n")
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from permem.classify import classify, classify_all, sensitivity_of
 from permem.extraction import Candidate, Cue, cues, modality
-from permem.extraction.context import sentence_around
+from permem.extraction.context import previous_sentence, sentence_around
 from permem.extraction.rules import RuleExtractor
 from permem.nlp import load_pipeline
 from permem.records import Kind, Message, Origin, Role, Sensitivity
@@ -298,22 +298,35 @@ _SENTENCE_TEXT = st.lists(
 ).map("".join)
 
 
+_ENDS = re.compile(r"[.!?]+(?:\s+|$)|\n+")
+
+
 def _scanned_sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
     """What `sentence_around` answered before it found the ends once (stop 27): a scan of
     text[:start] for the last end, a search from the span's last character for the next."""
-    ends = re.compile(r"[.!?]+(?:\s+|$)|\n+")
     a = 0
-    for match in ends.finditer(text, 0, start):
+    for match in _ENDS.finditer(text, 0, start):
         a = match.end()
-    following = ends.search(text, max(start, end - 1))
+    following = _ENDS.search(text, max(start, end - 1))
     return a, max(following.start() if following else len(text), end)
+
+
+def _scanned_previous_sentence(text: str, start: int) -> tuple[int, int] | None:
+    """What `previous_sentence` answered then: the sentence around the last character of the
+    stripped text before `start`."""
+    head = text[:start].rstrip()
+    if not head:
+        return None
+    a, b = _scanned_sentence_around(head, len(head) - 1, len(head))
+    return (a, b) if head[a:b].strip() else None
 
 
 @hypothesis_settings(max_examples=2000, deadline=None)
 @given(text=_SENTENCE_TEXT, data=st.data())
-def test_sentence_around_answers_as_the_scan_did(text: str, data: st.DataObject) -> None:
-    # The sentence ends are found once per text; each span's sentence is the one the scan
-    # from the text's start found for it.
+def test_sentences_are_found_as_the_scan_found_them(text: str, data: st.DataObject) -> None:
+    # The sentence ends are found once per text; each span's sentence, and the one before a
+    # position, are those the scan from the text's start found.
     start = data.draw(st.integers(0, len(text)))
     end = data.draw(st.integers(start, len(text)))
     assert sentence_around(text, start, end) == _scanned_sentence_around(text, start, end)
+    assert previous_sentence(text, start) == _scanned_previous_sentence(text, start)

@@ -87,43 +87,49 @@ def _sentences(text: str) -> Sentences:
 
 
 class Sentences:
-    """The sentence ends of one text, found once: `around` answers for a span in time
-    independent of the text's length (scanning from the text's start for every clause was
+    """The sentence ends of one text, found once: `around` and `start_of` answer for a span in
+    time independent of the text's length (scanning from the text's start for every clause was
     quadratic over the clauses of a long sentence)."""
 
     def __init__(self, text: str) -> None:
         self._text = text
-        found = list(_SENTENCE_END.finditer(text))
-        self._ends = [m.end() for m in found]
+        self._ends = [m.end() for m in _SENTENCE_END.finditer(text)]
         # Where a sentence end can start when the search starts right there: every character
         # of a run of . ! ? followed by a space or the end, and every line break (a search
         # from inside a run finds the run's rest; `finditer` from the start only its head).
         self._starts = [i for m in _END_AHEAD.finditer(text) for i in range(m.start(), m.end())]
 
-    def around(self, start: int, end: int) -> tuple[int, int]:
+    def start_of(self, position: int) -> int:
+        """Where the sentence holding `position` starts: the last sentence end before it, as
+        a scan of text[:position] finds it. The ends of the whole text up to `position` are
+        the same; then one may close at `position` itself ("ok.|", or a run of spaces cut
+        short), made only of end characters: those are rescanned."""
         text = self._text
-        # The last end before `start` as a scan of text[:start] finds it: the ends of the whole
-        # text up to `start` are the same, then one may close at `start` itself ("ok.|" or a
-        # run of spaces cut short), made only of end characters: rescan those.
-        k = bisect.bisect_right(self._ends, start)
+        k = bisect.bisect_right(self._ends, position)
         a = self._ends[k - 1] if k else 0
-        tail = start
+        tail = position
         while tail > a and (text[tail - 1] in ".!?" or text[tail - 1].isspace()):
             tail -= 1
-        for match in _SENTENCE_END.finditer(text, tail, start):
+        for match in _SENTENCE_END.finditer(text, tail, position):
             a = match.end()
+        return a
+
+    def around(self, start: int, end: int) -> tuple[int, int]:
         k = bisect.bisect_left(self._starts, max(start, end - 1))
-        b = self._starts[k] if k < len(self._starts) else len(text)
-        return a, max(b, end)
+        b = self._starts[k] if k < len(self._starts) else len(self._text)
+        return self.start_of(start), max(b, end)
 
 
 def previous_sentence(text: str, start: int) -> tuple[int, int] | None:
-    """The sentence before the one starting at or after `start`, or None."""
-    head = text[:start].rstrip()
-    if not head:
+    """The sentence before the one starting at or after `start`, or None: it runs to the last
+    character before `start` that is not a space, from the sentence end before that."""
+    end = min(start, len(text))
+    while end and text[end - 1].isspace():
+        end -= 1
+    if not end:
         return None
-    a, b = sentence_around(head, len(head) - 1, len(head))
-    return (a, b) if head[a:b].strip() else None
+    a = _sentences(text).start_of(end - 1)
+    return (a, end) if text[a:end].strip() else None
 
 
 class Conversations:
@@ -169,7 +175,7 @@ def antecedent(
         return Antecedent(f"{prior} {sentence or claim}".strip())
     earlier = conversations.before(message)
     if earlier is not None:
-        last = previous_sentence(earlier.text + " .", len(earlier.text) + 1)
+        last = previous_sentence(earlier.text, len(earlier.text))
         prior = earlier.text[last[0] : last[1]].strip() if last else earlier.text.strip()
         body = whole or claim
         return Antecedent(f"{prior} {body}".strip(), earlier.message_id)
