@@ -18,7 +18,14 @@ from permem.extraction.modality import changed_state
 from permem.extraction.sensitive import PERSONAL, SPECIAL
 from permem.occasions import occasion
 from permem.records import Kind, Origin, Role, Sensitivity
-from permem.temporal import GOVERNED, KEEPS_A_DAY_FREE, POINTS_TO_DAY, resolve, single_day
+from permem.temporal import (
+    GOVERNED,
+    KEEPS_A_DAY_FREE,
+    POINTS_TO_DAY,
+    governed,
+    resolve,
+    single_day,
+)
 
 _OCCUPATION = re.compile(
     r"\b(?:i'm|i am|im|i work as|work as|working as|job as|career as)\s+(?:an?\s+)?"
@@ -277,13 +284,8 @@ def classify(candidate: Candidate) -> Classification:
         one_off=Cue.ONE_OFF in candidate.cues,
     )
     if candidate.context and validity.valid_until is None and GOVERNED.search(text):
-        # "so please don't book any work calls before that": the bound named before governs.
-        named = resolve(candidate.context, message.ts)
-        validity = replace(
-            validity,
-            valid_from=max(validity.valid_from, named.valid_from),
-            valid_until=named.valid_until,
-        )
+        # "so please don't book any work calls before that": the period named before governs.
+        validity = governed(text, candidate.context, validity, message.ts)
     # "thunderstorm Monday morning, so I'll take the bus": the clause the claim is drawn from.
     cause = _cause_before(text, candidate.context)
     if validity.valid_until is None and validity.valid_from == message.ts:

@@ -91,9 +91,12 @@ def _retractions(proposals: Sequence[Proposal], tenant: str) -> list[Retraction]
         candidate, outcome = p.candidate, p.outcome
         if candidate.message.tenant != tenant:
             continue
+        # A takeback too sensitive to keep as a claim ("my daughter outgrew her peanut
+        # allergy") still takes back what it names: that only ever uses less.
         called_off = outcome is not None and outcome.reasons[:1] in (
             ("plan_called_off",),
             ("withdrawn",),
+            ("sensitive_passing_mention",),
         )
         # A pause for a while ("off caffeine until June", even one whose end the parser did
         # not place) takes nothing back for good. A change announced for a later date takes

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import calendar
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, time, timedelta
 
 import dateparser
@@ -38,13 +38,17 @@ from permem.temporal_phrases import (
     _UNTIL_MONTH,
     _WEEKDAY_BEFORE_DATE,
     _WEEKDAYS,
+    AFTER_THEN,
     GOVERNED,
     KEEPS_A_DAY_FREE,
     POINTS_TO_DAY,
+    STARTS_THEN,
+    UNTIL_THEN,
 )
 
 __all__ = [
     "GOVERNED",
+    "governed",
     "KEEPS_A_DAY_FREE",
     "POINTS_TO_DAY",
     "Validity",
@@ -393,3 +397,49 @@ def resolve(text: str, ts: datetime, *, plan: bool = False, one_off: bool = Fals
     if valid_until is not None and valid_until <= valid_from:
         valid_until = None
     return Validity(valid_from=valid_from, valid_until=valid_until, one_off=one_off)
+
+
+# "my exams are in June": a month said with "in" names that month as a period.
+_MONTH_NAMES = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_IN_MONTH = re.compile(
+    rf"\b(?:in|during|over)\s+(?P<month>{_MONTH_NAMES})\b(?!\.?\s+\d)", re.IGNORECASE
+)
+
+
+def period(text: str, ts: datetime) -> tuple[datetime, datetime | None] | None:
+    """The period a text names, as [start, end) (end None: open), when it names one that is
+    not simply "from now on": a span, a bound, a later start, or a month said with "in"."""
+    named = resolve(text, ts)
+    if named.valid_until is not None or named.valid_from > ts:
+        return named.valid_from, named.valid_until
+    month = _IN_MONTH.search(text)
+    if month is not None:
+        first = _month_start(month.group("month"), ts.date(), after=False)
+        last = calendar.monthrange(first.year, first.month)[1]
+        return (
+            max(datetime.combine(first, time(0), tzinfo=ts.tzinfo), ts),
+            _midnight_after(date(first.year, first.month, last), ts),
+        )
+    return None
+
+
+def governed(text: str, context: str, own: Validity, ts: datetime) -> Validity:
+    """The validity of a claim whose time phrase points at the period its context names
+    (`GOVERNED`): "from then on" starts with it, "after that" starts when it ends, and the rest
+    ("until then", "for now", "while I'm there", "until they're over") hold through it; a
+    period that only starts later ("From April I'm in Berlin") ends "for now" when it starts."""
+    named = period(context, ts)
+    if named is None:
+        return own
+    start, end = named
+    if STARTS_THEN.search(text):
+        return replace(own, valid_from=max(own.valid_from, start))
+    if AFTER_THEN.search(text):
+        after = end if end is not None else start
+        return replace(own, valid_from=max(own.valid_from, after))
+    if end is None:
+        # A change still to come: what holds "for now" or "until then" holds until it starts.
+        return replace(own, valid_until=start) if start > ts else own
+    if UNTIL_THEN.search(text):
+        return replace(own, valid_until=end)
+    return replace(own, valid_from=max(own.valid_from, start), valid_until=end)

@@ -99,7 +99,27 @@ _CLAUSE_SUBJECT = (
 # A time phrase that governs by reference to a period named before: "until then", "before
 # that", "till that date", "while I'm there", "for that period", "in the meantime", "hold me
 # to it" (a commitment's own period).
+# Which end of the period named before a governed phrase takes: its start ("from then on",
+# "as of then"), or its end as a start ("after that", "once it's over"); the rest ("until
+# then", "for now", "while I'm there") end with it.
+STARTS_THEN = re.compile(
+    r"\bfrom\s+(?:then|that\s+(?:date|day|point|moment|time))(?:\s+on(?:wards?)?)?\b|"
+    r"\b(?:as\s+of|starting|beginning)\s+then\b",
+    re.IGNORECASE,
+)
+AFTER_THEN = re.compile(
+    r"\bafter\s+(?:that|then|it(?:'s|\s+is)\s+(?:over|done|finished))\b|\bafterwards?\b|"
+    r"\bonce\s+(?:that's|that\s+is|it's|it\s+is|they're|they\s+are)\s+(?:over|done|finished)\b",
+    re.IGNORECASE,
+)
+# Said "until" the period named before, not "during" it: holds from now until it ends.
+UNTIL_THEN = re.compile(
+    r"\b(?:until|till|til|before|by)\s+(?!the\b)\w|\bfor\s+now\b|\bin\s+the\s+meantime\b|"
+    r"\bmeanwhile\b|\bfor\s+the\s+time\s+being\b|\bin\s+the\s+interim\b",
+    re.IGNORECASE,
+)
 GOVERNED = re.compile(
+    STARTS_THEN.pattern + "|" + AFTER_THEN.pattern + "|"
     r"\bonce\s+(?:i've|i\s+have|i'm|i\s+am|we've|we're|i)\s+(?:moved|settled|arrived|started|"
     r"back|there|in|relocated)\b|\bafter\s+(?:the|my|our)\s+(?:move|relocation|trip|return)\b|"
     r"\b(?:until|till|til|before|by)\s+(?:then|that(?:\s+(?:date|day|time|point))?|the\s+end\s+of\s+it)\b|"
@@ -151,8 +171,10 @@ _ONE_DAY = re.compile(
 )
 # The whole of one month: "all of next month", "the whole of March", "throughout May".
 _ONE_MONTH = re.compile(
-    r"\b(?:all\s+(?:of\s+)?|the\s+whole\s+of\s+|throughout\s+|for\s+the\s+whole\s+of\s+)"
-    rf"(?:(?P<next>next\s+month)|(?P<month>{_MONTH_RE})\b)",
+    r"\b(?:all\s+(?:of\s+)?|the\s+whole\s+of\s+|throughout\s+|for\s+the\s+whole\s+of\s+|"
+    # "vegan for January", "during March", "a dry January", "sober October".
+    r"for\s+(?:the\s+month\s+of\s+)?|during\s+|(?:a\s+)?(?:dry|sober|plastic[\s-]free)\s+)"
+    rf"(?:(?P<next>next\s+month)|(?P<month>{_MONTH_RE})\b(?!\.?\s*\d)(?!\s+(?:the\s+)?\d))",
     re.IGNORECASE,
 )
 # A span named by both its ends: "from Friday the 12th till Thursday the 25th", "between

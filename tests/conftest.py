@@ -20,6 +20,8 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.engine import make_url
 
+from permem.extraction.rules import RuleExtractor
+from permem.nlp import load_pipeline
 from permem.records import Kind, Message, Origin, Role, Sensitivity, SourceRef, UserMemory
 from permem.runtime import close_all
 from permem.settings import Settings
@@ -96,6 +98,12 @@ def prefect_server() -> Iterator[str]:
 
     with prefect_test_harness(server_startup_timeout=120):
         yield str(PREFECT_API_URL.value())
+
+
+@pytest.fixture(scope="session")
+def extractor() -> RuleExtractor:
+    """The rule extractor over the real spaCy pipeline (loaded once per process)."""
+    return RuleExtractor(load_pipeline())
 
 
 @pytest.fixture

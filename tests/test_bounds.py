@@ -11,7 +11,6 @@ import pytest
 
 from permem import bounds
 from permem.extraction.rules import RuleExtractor
-from permem.nlp import load_pipeline
 from permem.records import Kind, Message, Role
 from permem.temporal import GOVERNED, has_bound, resolve
 
@@ -141,11 +140,6 @@ def test_a_change_from_now_on_names_no_bound() -> None:
 def test_a_plan_starts_when_it_is_for_whatever_words_name_it(text: str, start: datetime) -> None:
     assert resolve(text, TS, plan=True).valid_from == start, text
     assert resolve(text, TS).valid_from == TS  # a statement that is no plan keeps its time
-
-
-@pytest.fixture(scope="module")
-def extractor() -> RuleExtractor:
-    return RuleExtractor(load_pipeline())
 
 
 def _kinds(extractor: RuleExtractor, text: str) -> list[Kind]:

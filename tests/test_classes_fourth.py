@@ -161,6 +161,22 @@ def test_one_piece_of_work_is_a_one_off() -> None:
     assert not lx.ONE_OFF.search("I use this for everything")
 
 
+def test_a_piece_of_work_singled_out_however_it_is_worded_is_a_one_off() -> None:
+    for text in ("For this one email, write it in French.",
+                 "For this particular question, go into lots of detail.",
+                 "For the note to my best friend, keep it casual.",
+                 "US spelling for this grant bid only.",
+                 "For the next meeting, keep the summary brief.",
+                 "Made an exception at the wedding and had cake."):  # fmt: skip
+        assert lx.ONE_OFF.search(text), text
+    # A scope, a kind of piece in general, or a piece named as the subject is no one-off.
+    for text in ("For this project, use British spelling.",
+                 "For this client project, always use British spelling.",
+                 "For the answers, be brief.",
+                 "The report for the client is due Friday."):  # fmt: skip
+        assert not lx.ONE_OFF.search(text), text
+
+
 def test_what_a_named_day_brings_holds_that_day_only() -> None:
     said = "Strike on the trams on Saturday, so I'll drive to the market instead."
     m = _message(said)

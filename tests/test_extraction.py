@@ -12,15 +12,9 @@ from permem.classify import classify, classify_all, sensitivity_of
 from permem.extraction import Candidate, Cue, cues, modality
 from permem.extraction.context import previous_sentence, sentence_around
 from permem.extraction.rules import RuleExtractor
-from permem.nlp import load_pipeline
 from permem.records import Kind, Message, Origin, Role, Sensitivity
 
 TS = datetime(2026, 3, 10, 9, 0, tzinfo=UTC)
-
-
-@pytest.fixture(scope="module")
-def extractor() -> RuleExtractor:
-    return RuleExtractor(load_pipeline())
 
 
 def msg(text: str, role: Role = Role.USER, **extra: object) -> Message:
@@ -330,3 +324,63 @@ def test_sentences_are_found_as_the_scan_found_them(text: str, data: st.DataObje
     end = data.draw(st.integers(start, len(text)))
     assert sentence_around(text, start, end) == _scanned_sentence_around(text, start, end)
     assert previous_sentence(text, start) == _scanned_previous_sentence(text, start)
+
+
+def test_an_arrangement_said_in_the_progressive_is_a_plan_from_its_day(
+    extractor: RuleExtractor,
+) -> None:
+    # English puts the future in the present progressive, with no word of planning: the
+    # claim is a plan, and current only once its day comes.
+    quitting = one(extractor, "I'm quitting my job in June")
+    assert quitting.kind is Kind.PLAN
+    assert classify(quitting).valid_from == datetime(2026, 6, 1, tzinfo=UTC)
+    booked = one(extractor, "I'm booked on a cooking course in May")
+    assert booked.kind is Kind.PLAN
+    assert classify(booked).valid_from == datetime(2026, 5, 1, tzinfo=UTC)
+    # A time to come that no calendar names.
+    assert one(extractor, "we're relocating to Denver once the school year ends").kind is Kind.PLAN
+    # Under way now: no time, only an end, a habit, today, or a time that is a reason's.
+    for text in (
+        "I'm training for a marathon",
+        "I'm working nights until June",
+        "I'm taking Spanish lessons on Tuesdays",
+        "I'm working from home today",
+        "I'm reading a lot because my exams are in May",
+    ):
+        assert one(extractor, text).kind is not Kind.PLAN, text
+
+
+def test_a_clause_that_only_takes_back_leaves_the_new_statement_its_own_claim(
+    extractor: RuleExtractor,
+) -> None:
+    found = {
+        c.claim_text: c for c in claims(extractor, "I've changed my mind, give me detailed answers")
+    }
+    assert set(found) == {"I've changed my mind", "give me detailed answers"}
+    # The new statement is kept, and still takes back what it replaces.
+    assert found["give me detailed answers"].kind is Kind.INSTRUCTION
+    assert Cue.RETRACTION in found["give me detailed answers"].cues
+    # A longer first clause is not a takeback only: the sentence stays whole.
+    assert [c.claim_text for c in claims(extractor, "I'm vegetarian, give me veggie recipes")] == [
+        "I'm vegetarian, give me veggie recipes"
+    ]
+
+
+def test_a_statement_opened_by_now_is_still_a_statement(extractor: RuleExtractor) -> None:
+    said = "the 10k is done, now I'm training for a half marathon"
+    [kept] = claims(extractor, said)
+    assert kept.claim_text == "now I'm training for a half marathon"
+    assert Cue.CORRECTION in kept.cues
+
+
+def test_something_finished_or_outgrown_takes_back_what_was_under_way() -> None:
+    for text in (
+        "the 10k is done",
+        "my course is over now",
+        "the renovation's finally finished",
+        "my daughter outgrew her peanut allergy",
+        "I got over my fear of flying",
+    ):
+        assert modality.retracts(text), text
+    for text in ("is it done?", "I'm done for today", "the pasta is finished with basil"):
+        assert not modality.retracts(text), text

@@ -33,7 +33,6 @@ from permem.extraction.imports import (
     parse_field,
 )
 from permem.extraction.rules import RuleExtractor
-from permem.nlp import load_pipeline
 from permem.policy import decide
 from permem.recall import shadowed_imports
 from permem.records import (
@@ -276,11 +275,6 @@ def test_select_marks_each_line_of_an_import_with_what_it_is() -> None:
     nickname = found["crm.nickname: Bo. Likes long walks."]
     assert nickname.cues == frozenset({Cue.IMPORT_FIELD})
     assert found["crm.current_city: Ghent"].topic == "home"
-
-
-@pytest.fixture(scope="module")
-def extractor() -> RuleExtractor:
-    return RuleExtractor(load_pipeline())
 
 
 def test_an_imports_fields_are_evidence_as_of_its_export(extractor: RuleExtractor) -> None:

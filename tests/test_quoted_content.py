@@ -25,7 +25,6 @@ from permem.extraction import Candidate, Cue
 from permem.extraction.cues import select
 from permem.extraction.quoted import pieces, quoted_spans
 from permem.extraction.rules import RuleExtractor
-from permem.nlp import load_pipeline
 from permem.policy import decide
 from permem.records import GateDecision, Kind, Message, Origin, Role
 from permem.settings import Settings
@@ -219,11 +218,6 @@ def test_selection_keeps_own_sentences_and_marks_quoted_ones() -> None:
 def test_a_sentence_that_only_hands_over_to_a_quote_is_no_claim() -> None:
     text = 'My mom always says "never go to bed angry, and always call your mother"'
     assert [s.text for s in select(msg(text)) if Cue.QUOTED not in s.cues] == []
-
-
-@pytest.fixture(scope="module")
-def extractor() -> RuleExtractor:
-    return RuleExtractor(load_pipeline())
 
 
 @pytest.mark.parametrize(

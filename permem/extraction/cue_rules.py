@@ -191,7 +191,11 @@ def _first_person_statement(text: str) -> bool:
 _LEADING_WHEN = re.compile(
     r"^\s*(?:(?:so|and|also|update|heads up|fyi|btw)\W+)?(?:from|starting|as of|beginning|"
     r"since|after|once|by|come|effective)\b[^,;:.!?]{1,40}?(?:,\s*|\s+(?=(?:i|i'm|i've|i'll|"
-    r"we|we're|we'll|my|our)\b))",
+    r"we|we're|we'll|my|our)\b))|"
+    # A bare "now": "now I'm training for a half marathon", "these days, I cycle".
+    r"^\s*(?:(?:so|and|but|also|ok)\W+)?(?:now|nowadays|these\s+days|currently|lately|"
+    r"at\s+the\s+moment|at\s+present|for\s+now|instead)\s*,?\s+(?=(?:i|i'm|i've|i'll|we|"
+    r"we're|we'll|my|our)\b)",
     re.IGNORECASE,
 )
 

@@ -58,9 +58,24 @@ _SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?]+(?=\S))+[.!?]*")
 # A new clause starts where the speaker restarts with themselves as subject.
 _CLAUSE_BREAK = re.compile(
     r"(?:,\s*|;\s*|\s+-+\s+|\s+—\s+|\s+(?:and|but|so|plus)\s+)"
-    r"(?=(?:i|i'm|im|i've|i'd|i am|i was|my)\b)",
+    r"(?=(?:(?:now|nowadays|actually|instead|currently|these\s+days)\s*,?\s+)?"
+    r"(?:i|i'm|im|i've|i'd|i am|i was|my)\b)",
     re.IGNORECASE,
 )
+
+
+# Where a clause may end inside a sentence, whatever word follows.
+_CLAUSE_END = re.compile(r",\s*|;\s*|:\s+|\s+-+\s+|\s+—\s+")
+_TAKEBACK_WORDS = 6
+
+
+def _takeback_only(piece: str) -> bool:
+    """A short clause that only takes back ("I've changed my mind,", "scratch that,", "my
+    bad,"): what follows it is a statement of its own ("give me detailed answers"), which
+    the takeback must not drag into rejection with it."""
+    return len(_WORDS.findall(piece)) <= _TAKEBACK_WORDS and (
+        modality.called_off(piece) or modality.withdrawn(piece)
+    )
 
 
 def _adverbial(piece: str) -> bool:
@@ -83,6 +98,10 @@ def sentences(text: str) -> Iterator[tuple[int, int]]:
     for match in _SENTENCE.finditer(text):
         start, end = match.span()
         breaks = [start + m.start() for m in _CLAUSE_BREAK.finditer(match.group())]
+        if "," in match.group() or ";" in match.group() or " -" in match.group():
+            ends = [start + m.start() for m in _CLAUSE_END.finditer(match.group())]
+            if ends and _takeback_only(text[start : ends[0]]):
+                breaks = sorted({*breaks, ends[0]})
         pieces = [start]
         for at in breaks:
             if not _adverbial(text[pieces[-1] : at]):
@@ -263,6 +282,16 @@ def select(message: Message) -> list[SentenceCue]:
                 selected.append(found)
             continue
         text = message.text[start:end]
+        if (
+            selected
+            and Cue.QUOTED not in selected[-1].cues
+            and not message.text[selected[-1].end : start].strip(" \t\n.!?;,")
+            and _bound_only(text)
+        ):
+            # "Starting the 15th I'm doing a juice cleanse. It runs for ten days.": a sentence
+            # that only bounds the one before it belongs to its claim.
+            selected[-1] = replace(selected[-1], end=end)
+            continue
         prefix = lx.DISCOURSE_PREFIX.match(text)
         core = text[prefix.end() :] if prefix and prefix.end() < len(text) else text
         # A remember request covers its own sentence; "Please remember that." on its own
@@ -337,6 +366,28 @@ def select(message: Message) -> list[SentenceCue]:
         relation = relation_match.group("relation").lower() if relation_match else None
         selected.append(SentenceCue(message, start, end, frozenset(cues), topic, relation))
     return selected
+
+
+# A sentence whose subject points back at the one before it and which says only how long
+# that lasts: "It runs for ten days.", "That's until June.", "Only until Sunday though."
+_POINTS_BACK_BOUND = re.compile(
+    r"^\W*(?:(?:and|but|so|oh|well)[\s,]+)?(?:(?:it|that|this|they|these|those|which)"
+    r"(?:'s|'re|'ll\s+(?:be|last|run|go\s+on)|\s+(?:is|are|will\s+(?:be|last|run|go\s+on)|runs?|"
+    r"lasts?|goes\s+on|go\s+on|ends?|finish(?:es)?|continues?|takes?|should\s+(?:last|run|take|"
+    r"end|be)|(?:is|are)\s+(?:running|lasting|going\s+on)))?\s+|(?:just|only|at\s+least|at\s+most)"
+    r"\s+(?=(?:until|till|til|through|for|to)\b))",
+    re.IGNORECASE,
+)
+_BOUND_WORDS = 12
+
+
+def _bound_only(text: str) -> bool:
+    return (
+        _POINTS_BACK_BOUND.match(text) is not None
+        and len(_WORDS.findall(text)) <= _BOUND_WORDS
+        and has_bound(text)
+        and lx.FIRST_PERSON.search(text) is None
+    )
 
 
 # A sentence that asks (ends with a question mark, a closing bracket or quote after it).

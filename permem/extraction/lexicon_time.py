@@ -7,16 +7,32 @@ import re
 
 from permem.extraction.wordlist import words
 
+# A single piece of work or message, the object of a one-off instruction ("for this email").
+_PIECE = (
+    r"(?:note|letter|email|e-mail|message|doc|document|draft|task|reply|answer|response|post|"
+    r"piece|bid|application|grant|form|card|toast|speech|report|essay|text|invite|invitation|"
+    r"question|request|recipe|meal|dinner|lunch|party|event|presentation|slide|deck|talk|poem|"
+    r"story|summary|translation|cover\s+letter|caption|tweet|review|list|menu|itinerary|"
+    r"quote|estimate|invoice|proposal|memo|announcement|newsletter|article|chapter|exam|test|"
+    r"assignment|interview|call|meeting)"
+)
+
 ONE_OFF = words(
     "just this once", "this once", "this time only", "only this time", "just this time",
     "for this trip only", "for this trip", "just tonight", "only tonight", "for tonight",
     "just for today", "only today", "for today only", "this one time", "one-off", "one off",
     "for this session", "for this conversation", "for this chat", "this time",
-    # One piece of work: "so English for this", "US spelling for this grant bid only".
-    r"(?:just\s+|only\s+)?for\s+this(?:\s+(?:one|note|letter|email|e-mail|message|doc|document|"
-    r"draft|task|reply|post|piece|bid|application|grant|form|card|toast|speech|report|essay|"
-    r"text|invite|invitation))?(?:\s+only)?(?=\s*[.!,;]|\s*$)",
-    "make an exception", "making an exception", "an exception this time", "special occasion",
+    # One piece of work: "so English for this", "US spelling for this grant bid only", "for
+    # this one email", "for this particular question", "for the note to my best friend" (a
+    # single piece, however it is singled out; "for this project" is a scope, not a piece).
+    r"(?:just\s+|only\s+)?for\s+this(?:\s+one)?(?:\s+only)?(?=\s*[.!,;]|\s*$)",
+    rf"(?:just\s+|only\s+)?for\s+(?:this|that|the)\s+(?:(?:one|particular|specific|single|"
+    rf"next|upcoming|current|last|latest|first|same)\s+)?(?:[\w-]+\s+)?{_PIECE}"
+    rf"(?:\s+(?:to|for|about|with|on|from|i|we|you)\b[^.!?,;]{{0,40}}?)?(?:\s+only)?"
+    r"(?=\s*[.!,;]|\s*$)",
+    # Any form of the verb: "made an exception at the wedding", "I'm making one exception".
+    r"(?:make|makes|made|making)\s+(?:an|one|a\s+small|a\s+little)\s+exception",
+    "an exception this time", "special occasion",
     "for the occasion", "cheat day", "treat day", "just the once", "one-time thing",
     "one time thing", "a one-time", "not a habit", "won't become a habit", "a blip",
     # Buying or planning for someone else: their tastes, this once.

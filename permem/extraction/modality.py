@@ -148,7 +148,16 @@ RETRACTION = re.compile(
     # loaner car back", "I returned the rental bike", "gave my old piano away".
     r"\b(?:i|we)\s+(?:(?:just|finally|already)\s+)?(?:gave|(?:'ve|have)\s+given|handed)\s+"
     r"(?:the|my|our|that|this)\s+(?:[\w-]+\s+){0,3}?(?:back|away)\b|"
-    r"\b(?:i|we)\s+(?:(?:just|finally|already)\s+)?returned\s+(?:the|my|our)\s+\w+)",
+    r"\b(?:i|we)\s+(?:(?:just|finally|already)\s+)?returned\s+(?:the|my|our)\s+\w+|"
+    # A condition left behind: "my daughter outgrew her peanut allergy", "I got over my fear
+    # of flying", "he's been cured of it".
+    r"\b(?:outgrew|outgrown|grew\s+out\s+of|recovered\s+from|got\s+over|(?:is|was|been|got)\s+"
+    r"cured\s+of|no\s+longer\s+(?:has|have|had))\b|"
+    # Something under way is finished: "the 10k is done", "my course is over now", "the
+    # renovation's finally finished" (what was going on holds no more).
+    r"\b(?:the|my|our|that|this)\s+(?:[\w-]+\s+){0,2}?[\w-]+\s*(?:is|'s|are|was)\s+"
+    r"(?:(?:all|finally|now|officially)\s+)?(?:done|over|finished|completed?|behind\s+(?:me|us))\b"
+    r"(?!\s+(?:with|off|by|in|on|using|under|at)\b))",
     re.IGNORECASE,
 )
 

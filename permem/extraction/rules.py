@@ -12,17 +12,19 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
+from datetime import datetime
 
 from spacy.language import Language
 from spacy.tokens import Doc, Token
 
+from permem import temporal
 from permem.extraction import Candidate, modality
 from permem.extraction import lexicon as lx
 from permem.extraction.context import Conversations, antecedent
 from permem.extraction.cues import Cue, SentenceCue, select_many
 from permem.extraction.directives import standing_directive
 from permem.extraction.world_claims import world_claim
+from permem.nlp import parse
 from permem.records import Kind, Message, Role
 
 _TRAILING_FILLER = re.compile(
@@ -39,14 +41,6 @@ _RELATION_ALIASES = {
 
 # A sentence that opens on "he"/"she" is about that person ("they" is as often a thing).
 _THIRD_PERSON = frozenset({"he", "she"})
-_SPEAKER = frozenset({"I", "I'm", "I've", "I'd", "I'll"})
-
-
-def _may_name_someone(doc: Doc) -> bool:
-    return any(
-        t.pos_ == "PROPN" or (t.i > 0 and t.text[:1].isupper() and t.text not in _SPEAKER)
-        for t in doc
-    )
 
 
 def normalize_relation(relation: str) -> str:
@@ -155,6 +149,62 @@ def _to_come(doc: Doc, root: Token) -> bool:
     return to_verb and subject is not None and subject.lower_ in _AIMS and root.lemma_ == "be"
 
 
+# An arrangement: the present progressive of something not yet under way, placed at a time
+# still to come ("we're relocating to Denver once the school year ends", "I'm quitting in
+# March", "I'm booked on a course in May" reads the same through `_DUE`): English says the
+# future this way without any word of planning. A progressive with no time to come, or with
+# only an end ("I'm working nights until March"), is how things are now.
+_BE_PRESENT = frozenset({"am", "'m", "m", "is", "'s", "are", "'re", "re"})
+_WHEN_CLAUSE = frozenset({"once", "when", "after", "soon"})
+_ENROLLED = frozenset({"enrolled", "registered", "signed", "confirmed", "down"})
+_NOT_AHEAD = re.compile(
+    r"\b(?:today|tonight|this\s+(?:morning|afternoon|evening)|right\s+now|now|currently|"
+    r"these\s+days|at\s+the\s+moment|at\s+present|lately|recently|nowadays|"
+    # A habit: "on Tuesdays", "at weekends", "most evenings".
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)days|weekends|mornings|evenings|nights|"
+    r"afternoons)\b",
+    re.IGNORECASE,
+)
+
+
+def _arranged(doc: Doc, root: Token, text: str, ts: datetime) -> bool:
+    """The sentence's main verb is a present progressive placed at a time still to come."""
+    progressive = root.tag_ == "VBG" and any(
+        c.dep_ == "aux" and c.lower_ in _BE_PRESENT for c in root.children
+    )
+    # "I'm booked on a course in May", "we're enrolled for the autumn term".
+    arranged = root.lower_ in _DUE | _ENROLLED and any(
+        c.dep_ in ("aux", "auxpass") and c.lower_ in _BE_PRESENT for c in root.children
+    )
+    if not (progressive or arranged):
+        return False
+    if any(t.lower_ in _HABIT for t in doc) or any(c.dep_ == "neg" for c in root.children):
+        return False
+    # The time must be the main clause's own, not a reason's ("I'm learning French because
+    # we're moving in the autumn" is under way now).
+    apart = {
+        t.i
+        for c in root.children
+        if c.dep_ in ("advcl", "ccomp", "conj", "parataxis", "relcl")
+        for t in c.subtree
+    }
+    own = " ".join(t.text for t in doc if t.i not in apart)
+    if _NOT_AHEAD.search(own):
+        return False
+    for clause in root.children:
+        # "once the school year ends", "as soon as the sale goes through": a time to come that
+        # no calendar names.
+        if (
+            clause.dep_ == "advcl"
+            and clause.tag_ in ("VBZ", "VBP")
+            and any(
+                m.dep_ in ("mark", "advmod") and m.lower_ in _WHEN_CLAUSE for m in clause.children
+            )
+        ):
+            return True
+    return temporal.resolve(own, ts, plan=True).valid_from > ts
+
+
 def _kind(cues: frozenset[Cue], text: str, imperative: bool, past: bool, future: bool) -> Kind:
     if Cue.CHOICE in cues or (Cue.TASTE in cues and not imperative):
         return Kind.PREFERENCE
@@ -225,14 +275,7 @@ class RuleExtractor:
         A sentence with no proper noun and no capitalised word past its first has nothing for
         the small model's NER to find; skipping it there saves about a third of the parse.
         """
-        disabled = ["ner"] if "ner" in self._nlp.pipe_names else []
-        docs = list(self._nlp.pipe(texts, batch_size=self._batch_size, disable=disabled))
-        if disabled:
-            named = [doc for doc in docs if _may_name_someone(doc)]
-            ner: Any = self._nlp.get_pipe("ner")
-            for _ in ner.pipe(named, batch_size=self._batch_size):
-                pass
-        return docs
+        return parse(self._nlp, texts, self._batch_size)
 
     def _untrusted(self, sentence: SentenceCue) -> Candidate:
         kind = Kind.INSTRUCTION if Cue.PLANTED in sentence.cues else Kind.FACT
@@ -290,7 +333,7 @@ class RuleExtractor:
                 or Cue.KEPT_DATE in cues  # "Pavel's birthday is November 19"
             ):
                 return None
-        if Cue.BELIEF not in cues and world_claim(doc):
+        if Cue.BELIEF not in cues and Cue.TASTE not in cues and world_claim(doc):
             # How the world is, said by the speaker, whatever the words ("as far as I know,
             # bulls hate red"): a belief, kept only with a consequence for their own conduct.
             cues.add(Cue.BELIEF)
@@ -303,7 +346,12 @@ class RuleExtractor:
         future = Cue.PLAN in cues or any(
             t.lower_ in ("will", "'ll", "gonna") and t.head == root for t in doc
         )
-        if not imperative and not past and Cue.PLAN not in cues and _to_come(doc, root):
+        if (
+            not imperative
+            and not past
+            and Cue.PLAN not in cues
+            and (_to_come(doc, root) or _arranged(doc, root, sentence.text, sentence.message.ts))
+        ):
             cues.add(Cue.PLAN)
             future = True
         kind = _kind(frozenset(cues), doc.text, imperative, past, future)

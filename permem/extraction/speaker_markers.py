@@ -107,7 +107,9 @@ _LENT = re.compile(
     rf"(?:\bmy\s+|^{_LEAD})(?:{_HOME_RELATIONS})\s+(?:\w+\s+)?"
     rf"(?:said|says|lets|let|is letting|allowed|allows|gave|gives|told me)\s+(?:me\s+)?"
     rf"(?:that\s+)?(?:i\s+(?:can|could|may|might)\s+)?"
-    rf"(?:to\s+)?(?:use|borrow|play on|go on|have|be on)\s+{_ANY_DET}\s+{_DEVICE}\b",
+    rf"(?:to\s+)?(?:(?:use|borrow|play on|go on|have|be on)\s+{_ANY_DET}\s+{_DEVICE}\b|"
+    # "my mom said I could ask you": leave to talk to the assistant is leave to use the device.
+    rf"(?:ask|talk\s+to|chat\s+(?:to|with)|type\s+to|message)\s+you\b)",
     re.IGNORECASE,
 )
 # People whose role in a household is to look after it or its people, or to visit it: like a
@@ -149,6 +151,40 @@ _DESCRIBED_HERE = re.compile(
     rf"{_LEAD}not\s+me\s+(?:typing|writing|speaking|here|on\s+here)(?:\s+now)?{_TRAIL}",
     re.IGNORECASE,
 )
+# The holder hands the account over, in the third person: "my daughter Mia is on here now",
+# "this is my son typing", "my little brother wants to ask you something", "passing the
+# tablet to my niece". Whoever types after it is the relative (or carer), not the holder; the
+# verbs are those of taking a turn at the keyboard, not of being talked about ("my son wants
+# to know why", "my husband is using the laptop" are the holder relaying or explaining).
+_KIN = rf"{_KIN_ADJECTIVE}(?:{_RELATION_WORDS}|{_CARE_ROLES})(?:\s+[^\W\d_]+)?"
+_A_WHILE = (
+    r"(?:\s+(?:for\s+(?:a\s+(?:bit|while|minute|min|sec|second|moment)|a\s+few\s+minutes)|"
+    r"from\s+(?:here|me)|now|here))*"
+)
+_OTHERS_DEVICE_ALONE = re.compile(
+    rf"{_LEAD}(?:(?:on|using|from)\s+)?my\s+{_KIN_ADJECTIVE}(?:{_HOME_RELATIONS})['’]s\s+{_DEVICE}{_TRAIL}|"
+    rf"{_LEAD}not\s+my\s+{_KIN_ADJECTIVE}(?:{_HOME_RELATIONS})\s+(?:typing|writing|speaking|here|"
+    rf"on\s+here)(?:\s+now)?{_TRAIL}|"
+    # "I'm the kid", "this is the daughter": a household role, said by who holds it.
+    rf"{_LEAD}(?:{_I_AM}|im|this\s+is|it['’]?s)\s+(?:just\s+)?the\s+(?:kid|child|son|daughter|"
+    rf"husband|wife|boyfriend|girlfriend|partner|teenager|little\s+one){_TRAIL}",
+    re.IGNORECASE,
+)
+_HANDED_OVER = re.compile(
+    rf"{_LEAD}(?:this\s+is|it['’]?s|its|now\s+it['’]?s)\s+my\s+{_KIN}\s+"
+    rf"(?:typing|writing|speaking|on\s+here|on\s+the\s+{_DEVICE}){_A_WHILE}{_TRAIL}|"
+    rf"{_LEAD}my\s+{_KIN}(?:\s+|(?=['’]))(?:is|['’]s|will\s+be|is\s+going\s+to\s+be|['’]s\s+going\s+to\s+be|"
+    rf"is\s+gonna\s+be|['’]s\s+gonna\s+be|will|['’]ll|wants\s+to|would\s+like\s+to|is\s+going\s+to|"
+    rf"['’]s\s+going\s+to|is\s+gonna|['’]s\s+gonna|is\s+about\s+to|needs\s+to)\s+"
+    rf"(?:on\s+(?:here|my\s+account|this\s+account)|typing|type|writing|write|taking\s+over|"
+    rf"take\s+over|have\s+a\s+(?:go|turn)|say\s+(?:hi|hello)|talk\s+to\s+you|chat\s+with\s+you|"
+    rf"ask\s+(?:you\s+)?(?:something|a\s+(?:few\s+)?(?:question|thing)s?|some\s+(?:question|thing)s|"
+    rf"a\s+couple\s+of\s+(?:question|thing)s))?{_A_WHILE}{_TRAIL}|"
+    rf"{_LEAD}(?:{_I_AM}\s+|im\s+)?(?:(?:just|now)\s+)?(?:passing|handing|giving|pass|hand|give)"
+    rf"\s+(?:(?:the|my|this)\s+(?:{_DEVICE}|keyboard|chat)\s+(?:over\s+)?|it\s+(?:over\s+)?|"
+    rf"you\s+(?:over\s+)?|over\s+)to\s+my\s+{_KIN}{_A_WHILE}{_TRAIL}",
+    re.IGNORECASE,
+)
 # Said beside an introduction: "this is Tom, Ana's husband" (a relative of the holder's).
 _HOLDERS_RELATIVE = re.compile(
     rf"{_LEAD}(?:(?:i['’]?m|i am|im)\s+)?(?P<owner>[^\W\d_]+)['’]s\s+"
@@ -178,10 +214,14 @@ _TURNED = re.compile(
     rf"{_YEARS}{_TRAIL}",
     re.IGNORECASE,
 )
+_ORDINALS = r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth)"
+_SCHOOL_NUMBERS = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen)"
 _SCHOOL = re.compile(
-    rf"{_LEAD}(?:{_I_AM}|im)\s+in\s+(?:(?:year|grade|class|form|p)\s*\d{{1,2}}|"
-    r"\d{1,2}(?:st|nd|rd|th)\s+(?:grade|class|year)|(?:primary|elementary|middle|grade)\s+school|"
-    r"kindergarten|preschool|nursery)" + _TRAIL,
+    rf"{_LEAD}(?:{_I_AM}|im)\s+in\s+(?:(?:year|grade|class|form|p)\s*(?:\d{{1,2}}|{_SCHOOL_NUMBERS})\b|"
+    rf"(?:\d{{1,2}}(?:st|nd|rd|th)|{_ORDINALS})\s+(?:grade|class|year|form)|"
+    r"(?:primary|elementary|middle|grade)\s+school|kindergarten|preschool|nursery|"
+    # "I'm in Mrs Lee's class": a teacher's class is a pupil's.
+    r"(?:mr|mrs|ms|miss)\.?\s+[^\W\d_]+['’]s\s+class)" + _TRAIL,
     re.IGNORECASE,
 )
 # Visitors to the holder's place, on the device it keeps there: "we're the guests", "we're the
@@ -321,6 +361,8 @@ def _strong(text: str) -> bool:
     if _RELATIVE_OF.fullmatch(text) or _VISITORS.fullmatch(text):
         return True
     if _DESCRIBED_HERE.fullmatch(text) or _STAYING.fullmatch(text):
+        return True
+    if _HANDED_OVER.fullmatch(text) or _OTHERS_DEVICE_ALONE.fullmatch(text):
         return True
     for pattern in (_CHILD_AGE, _TURNED):
         age = pattern.fullmatch(text)

@@ -27,8 +27,14 @@ __all__ = ["world_claim"]
 _KNOWING = frozenset(
     {"believe", "think", "reckon", "know", "hear", "read", "teach", "tell", "say", "swear",
      "convince", "guess", "suppose", "assume", "figure", "understand", "learn", "agree", "bet",
-     "gather", "sure", "certain", "convinced", "positive", "believer", "told"}
+     "gather", "sure", "certain", "convinced", "positive", "believer", "told",
+     # Opinion and impression: "my theory is that …", "I feel like …", "it seems to me that …",
+     # "in my opinion", "from what I've read", "I suspect …".
+     "theory", "feel", "seem", "opinion", "view", "impression", "sense", "suspect", "doubt",
+     "hunch", "belief", "feeling", "knowledge", "apparently", "supposedly", "reportedly",
+     "allegedly", "evidently"}
 )  # fmt: skip
+_COPULA = frozenset({"be", "is", "was", "'s"})
 _VOUCHING = frozenset({"fact", "true", "science", "known", "proven", "obvious", "truth"})
 _SPEAKER = frozenset({"i", "me", "my", "mine", "myself", "we", "us", "our", "ours", "ourselves"})
 _NORMS = frozenset({"should", "must", "ought", "need", "needs", "have", "has", "got"})
@@ -42,6 +48,9 @@ _PEOPLE = frozenset(RELATIONS) | {"guy", "guys", "girl", "girls", "boy", "boys",
 def _generic(subject: Token) -> bool:
     if subject.lower_ in _EVERYONE:
         return True
+    if subject.dep_ == "csubj":
+        # An activity in general: "cracking your knuckles causes arthritis".
+        return not any(t.lower_ in _SPEAKER for t in subject.subtree)
     if subject.pos_ != "NOUN" or subject.lower_ in _PEOPLE:
         return False
     for child in subject.children:
@@ -57,7 +66,9 @@ def _speaks_of_speaker(clause: Token) -> bool:
     """The clause mentions the speaker, outside a frame of knowing that stands beside it ("as
     far as I know" says who knows, not what the clause is about)."""
     for child in clause.children:
-        frame = any(t.dep_ in ("advcl", "parataxis") and _knowing(t) for t in child.subtree)
+        frame = any(t.dep_ in ("advcl", "parataxis") and _knowing(t) for t in child.subtree) or (
+            child.dep_ == "prep" and any(_knowing(t) for t in child.subtree)
+        )
         if not frame and any(t.lower_ in _SPEAKER for t in child.subtree):
             return True
     return clause.lower_ in _SPEAKER
@@ -73,7 +84,7 @@ def _propositions(doc: Doc) -> list[Token]:
     for token in doc:
         if token.pos_ not in ("VERB", "AUX"):
             continue
-        subjects = [c for c in token.children if c.dep_ in ("nsubj", "nsubjpass")]
+        subjects = [c for c in token.children if c.dep_ in ("nsubj", "nsubjpass", "csubj")]
         if not subjects or not all(_generic(s) for s in subjects):
             continue
         if _speaks_of_speaker(token) or _normative(token):
@@ -90,8 +101,18 @@ def _framed(clause: Token) -> bool:
     """A frame of knowing governs the clause: its head, or the noun or adjective it hangs
     from ("a firm believer that …", "sure that …")."""
     head = clause.head
+    if head is clause:
+        return False
+    if clause.dep_ in ("ccomp", "relcl", "acl", "xcomp") and _knowing(head):
+        return True
+    if clause.dep_ == "advcl" and _knowing(head):
+        # "I feel like carbs are the enemy".
+        return any(c.dep_ == "mark" and c.lower_ in ("like", "that") for c in clause.children)
+    # "My theory is that coffee dehydrates you": the frame is the copula's subject.
     return (
-        clause.dep_ in ("ccomp", "relcl", "acl", "xcomp") and head is not clause and _knowing(head)
+        clause.dep_ in ("ccomp", "attr")
+        and head.lemma_ in _COPULA
+        and any(c.dep_ == "nsubj" and _knowing(c) for c in head.children)
     )
 
 
@@ -102,6 +123,13 @@ def _beside(doc: Doc, clause: Token) -> bool:
         t.dep_ in ("advcl", "parataxis") and _knowing(t) and t.i < clause.i for t in doc
     ):
         return True
+    # An evidential adverb or phrase on the clause itself: "apparently microwaves destroy
+    # nutrients", "in my opinion …", "from what I've read, …", "to my knowledge, …".
+    for child in clause.children:
+        if child.dep_ == "advmod" and _knowing(child):
+            return True
+        if child.dep_ == "prep" and child.i < clause.i and any(_knowing(t) for t in child.subtree):
+            return True
     head = clause.head
     if clause.dep_ in ("ccomp", "parataxis") and head is not clause and head.dep_ == "ROOT":
         vouched = any(c.lower_ in _VOUCHING for c in head.children)

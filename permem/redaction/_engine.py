@@ -18,6 +18,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from permem.errors import BadInput
+from permem.nlp import parse
 from permem.redaction._recognizers import LANGUAGE, recognizers
 from permem.redaction._secrets import SECRET, SECRET_ENTITIES
 
@@ -129,11 +130,13 @@ class Redactor:
     def analyze_many(self, texts: Sequence[str]) -> dict[str, list[Entity]]:
         """`analyze` of each distinct text in `texts`, keyed by the text.
 
-        Each distinct text is parsed once, all of them in one `nlp.pipe` (the same full
-        pipeline Presidio would run on each text alone, batched), and analyzed once.
+        Each distinct text is parsed once, all of them in one `nlp.pipe`, and analyzed once.
+        The parse is the one the extractor makes of claims (`permem.nlp.parse`): the full
+        pipeline, with NER only on texts where a name could be, as the claims' own analysis
+        already reads it.
         """
         distinct = list(dict.fromkeys(texts))
-        docs = self._nlp.pipe(distinct, batch_size=_PIPE_BATCH)
+        docs = parse(self._nlp, distinct, _PIPE_BATCH)
         return {text: self.analyze(text, doc) for text, doc in zip(distinct, docs, strict=True)}
 
     def redact(self, text: str, doc: Doc | None = None) -> Redaction:
