@@ -11,6 +11,9 @@ timed step by step with the same calls in the same order:
 - **spread**: one subject with 1,000 rows, one every N/1,000 rows;
 - **clustered**: one subject with 1,000 rows appended in one night (then compacted).
 
+Each with Lance's default compaction target (1,048,576 rows a fragment, which `erase` and the
+nightly optimize use now) and with a smaller one, to show what bounding the fragments buys.
+
 Run by hand (a few minutes for 1.1M rows); appends to benchmarks/results/lance_erasure.txt:
 
     .venv/bin/python benchmarks/lance_erasure.py [--sizes 110000,1100000]
@@ -65,7 +68,7 @@ def _night(
     return pa.table(columns, schema=schema)
 
 
-def _erase_steps(index: VectorIndex, subject: str) -> dict[str, float]:
+def _erase_steps(index: VectorIndex, subject: str, fragment_rows: int) -> dict[str, float]:
     """`VectorIndex.erase` of the subject's rows, its steps timed apart (same calls, same order)."""
     table = index._table  # noqa: SLF001
     ids = [
@@ -78,7 +81,9 @@ def _erase_steps(index: VectorIndex, subject: str) -> dict[str, float]:
     seconds["delete"] = time.perf_counter() - started
     started = time.perf_counter()
     table.to_lance().optimize.compact_files(
-        materialize_deletions=True, materialize_deletions_threshold=0.0
+        materialize_deletions=True,
+        materialize_deletions_threshold=0.0,
+        target_rows_per_fragment=fragment_rows,
     )
     table.checkout_latest()
     seconds["compact"] = time.perf_counter() - started
@@ -93,7 +98,7 @@ def _erase_steps(index: VectorIndex, subject: str) -> dict[str, float]:
     return seconds
 
 
-def run(size: int, results: Results) -> None:
+def run(size: int, fragment_rows: int, results: Results) -> None:
     rng = np.random.default_rng(1)
     with tempfile.TemporaryDirectory(prefix="permem-lance-") as folder:
         index = VectorIndex(folder, DIMENSION)
@@ -107,18 +112,19 @@ def run(size: int, results: Results) -> None:
             index._table.add(_night(index, start, n, subjects, rng))  # noqa: SLF001
         index._table.add(_night(index, size, SUBJECT_ROWS, ["clustered"] * SUBJECT_ROWS, rng))  # noqa: SLF001
         table = index._table  # noqa: SLF001
-        table.to_lance().optimize.compact_files()
+        table.to_lance().optimize.compact_files(target_rows_per_fragment=fragment_rows)
         table.checkout_latest()
         index.ensure_scalar_indexes()
         table.to_lance().cleanup_old_versions(older_than=timedelta(0), delete_unverified=True)
         table.checkout_latest()
         fragments = len(table.to_lance().get_fragments())
         results.emit(
-            f"  {size + SUBJECT_ROWS:,} rows in {fragments} fragments (load avg {load_average()})\n"
+            f"  {size + SUBJECT_ROWS:,} rows in {fragments} fragments (target "
+            f"{fragment_rows:,} rows a fragment; load avg {load_average()})\n"
         )
         for subject in ("spread", "clustered"):
             before = len(table.to_lance().get_fragments())
-            steps = _erase_steps(index, subject)
+            steps = _erase_steps(index, subject, fragment_rows)
             total = sum(v for k, v in steps.items() if k != "rows")
             detail = ", ".join(f"{k} {v:.2f} s" for k, v in steps.items() if k != "rows")
             results.emit(
@@ -130,14 +136,20 @@ def run(size: int, results: Results) -> None:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="110000,1100000")
+    parser.add_argument(
+        "--fragment-rows",
+        default="1048576,65536",
+        help="compaction targets to compare (1048576: Lance's default, what erase uses now)",
+    )
     args = parser.parse_args(argv)
     results = Results(RESULTS)
     results.emit(
         f"\n# {datetime.now(UTC):%Y-%m-%d %H:%M} UTC lance erasure, {platform.node()}, cores "
         f"{cores().removeprefix('cores=')}, code {code_version()}, load avg {load_average()}\n"
     )
-    for size in (int(s) for s in args.sizes.split(",")):
-        run(size - SUBJECT_ROWS, results)
+    for fragment_rows in (int(f) for f in args.fragment_rows.split(",")):
+        for size in (int(s) for s in args.sizes.split(",")):
+            run(size - SUBJECT_ROWS, fragment_rows, results)
 
 
 if __name__ == "__main__":
