@@ -64,11 +64,15 @@ def redact(redactor: Redactor, proposals: Sequence[Proposal]) -> list[Proposal]:
     gate learns of the claim's identifiers: a secret among them makes it reject the claim.
 
     The contexts have no parse of their own: each distinct one is parsed once for the whole
-    batch (one `nlp.pipe`) and analyzed once, however many candidates lean on it.
+    batch (one `nlp.pipe`), analyzed, masked and read once, however many candidates lean on it.
     """
     contexts = redactor.analyze_many(
         [p.candidate.context for p in proposals if p.candidate.context]
     )
+    # Each distinct context is masked and read once: a long sentence of many clauses is the
+    # context of each of them, and reading it again for each was quadratic in its length.
+    masked_of: dict[str, str] = {}
+    read: dict[str, frozenset[str] | None] = {}
     for proposal in proposals:
         candidate = proposal.candidate
         entities = redactor.analyze(candidate.claim_text, candidate.doc)
@@ -76,13 +80,15 @@ def redact(redactor: Redactor, proposals: Sequence[Proposal]) -> list[Proposal]:
         types = {e.type for e in entities}
         if candidate.context:
             around = contexts[candidate.context]
-            masked = _mask(candidate.context, around)
+            masked = masked_of.get(candidate.context)
+            if masked is None:
+                masked = masked_of[candidate.context] = _mask(candidate.context, around)
             if leans_back(candidate.claim_text):
                 # The claim means nothing without it ("take it off my list" needs what "it"
                 # was): kept, and judged with it (its sensitivity, validation, secrets).
                 proposal.evidence = masked
                 types |= {e.type for e in around if carries_secret((e.type,))}
-            elif _harmless_context(candidate, masked):
+            elif _harmless_context(candidate, masked, read):
                 # The sentence a clause was cut from, kept only when it carries nothing the
                 # claim does not (no personal category, no identifier the redactor missed):
                 # it names what a later correction takes back ("night shifts" for "I sleep
@@ -95,12 +101,18 @@ def redact(redactor: Redactor, proposals: Sequence[Proposal]) -> list[Proposal]:
 _IDENTIFIER = re.compile("|".join(IDENTIFIER_PATTERNS))
 
 
-def _harmless_context(candidate: Candidate, masked: str) -> bool:
+def _harmless_context(
+    candidate: Candidate, masked: str, read: dict[str, frozenset[str] | None] | None = None
+) -> bool:
     """The masked sentence around a clause adds no personal category, credential or missed
-    identifier to the claim's own."""
-    if _IDENTIFIER.search(masked):
+    identifier to the claim's own. `read` keeps what each masked context was found to carry
+    (None: an identifier), so that a context shared by many clauses is read once."""
+    read = {} if read is None else read
+    if masked not in read:
+        read[masked] = None if _IDENTIFIER.search(masked) else sensitivity_of(masked)[1]
+    around = read[masked]
+    if around is None:
         return False
-    _, around = sensitivity_of(masked)
     _, own = sensitivity_of(candidate.claim_text)
     return around <= own
 

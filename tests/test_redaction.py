@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
 import permem.redaction
 from permem.errors import BadInput
+from permem.extraction.context import leans_back
+from permem.extraction.rules import RuleExtractor
 from permem.nlp import load_pipeline
+from permem.records import Message, Role
 from permem.redaction import DIRECT_IDENTIFIERS, Entity, Redaction, Redactor
 
 
@@ -315,3 +320,34 @@ def test_public_api() -> None:
         "carries_secret",
         "secret_recognizers",
     ]
+
+
+def test_a_context_shared_by_many_clauses_is_read_once(
+    redactor: Redactor, extractor: RuleExtractor, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # One sentence of many clauses is the context of each of them: masked and read for
+    # personal categories once, not once per clause (which was quadratic in its length:
+    # 10 s of redact for 32,000 characters).
+    from permem import analysis
+
+    text = ", and ".join(["I love hiking and we go to the hills every weekend"] * 40) + "."
+    said = Message(
+        message_id="m", tenant="t", account="a", conversation_id="c", turn=1,
+        role=Role.USER, text=text, ts=datetime(2026, 3, 1, tzinfo=UTC),
+    )  # fmt: skip
+    proposals = analysis.classify_all(extractor.extract([said]))
+    shared = {p.candidate.context for p in proposals if p.candidate.context}
+    assert len(proposals) >= 40 and len(shared) == 1
+    read: list[str] = []
+    sensitivity_of = analysis.sensitivity_of
+    monkeypatch.setattr(analysis, "sensitivity_of", lambda t: read.append(t) or sensitivity_of(t))
+    analysis.redact(redactor, proposals)
+    long_reads = [t for t in read if len(t) > len(text) // 2]
+    assert len(long_reads) == 1
+    # What each clause keeps as evidence is what reading the context for it alone gives.
+    [context] = shared
+    masked = analysis._mask(context, redactor.analyze_many([context])[context])
+    for proposal in proposals:
+        if not leans_back(proposal.candidate.claim_text):
+            alone = analysis._harmless_context(proposal.candidate, masked)
+            assert (proposal.evidence == masked) is alone
