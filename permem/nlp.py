@@ -54,8 +54,8 @@ def may_name_someone(doc: Doc) -> bool:
 
 def parse(nlp: Language, texts: Sequence[str], batch_size: int) -> list[Doc]:
     """Tag and parse every text in one `nlp.pipe`; run the (costly) NER only where a name
-    could be (`may_name_someone`): about a third of the parse saved on the rest, whose
-    docs carry no entities, as if NER had found none."""
+    could be (`may_name_someone`). The other docs carry no entities, as if NER had found
+    none. Shared by the extractor (claims) and the redactor (contexts)."""
     disabled = ["ner"] if "ner" in nlp.pipe_names else []
     docs = list(nlp.pipe(texts, batch_size=batch_size, disable=disabled))
     if disabled:

@@ -79,6 +79,12 @@ def load(
     return result
 
 
+# Rejected as claims, yet still taking back what they name: a plan called off, a withdrawal,
+# and a takeback too sensitive to keep ("my daughter outgrew her peanut allergy"), which only
+# ever makes memory use less. Nothing rejected for trust or for not being real is here.
+_REJECTED_YET_TAKES_BACK = frozenset({"plan_called_off", "withdrawn", "sensitive_passing_mention"})
+
+
 def _retractions(proposals: Sequence[Proposal], tenant: str) -> list[Retraction]:
     """The retractions of `tenant` (extraction.modality): stored claims that take something
     back, and plans called off, which the gate rejects as claims but which still take back
@@ -91,12 +97,8 @@ def _retractions(proposals: Sequence[Proposal], tenant: str) -> list[Retraction]
         candidate, outcome = p.candidate, p.outcome
         if candidate.message.tenant != tenant:
             continue
-        # A takeback too sensitive to keep as a claim ("my daughter outgrew her peanut
-        # allergy") still takes back what it names: that only ever uses less.
-        called_off = outcome is not None and outcome.reasons[:1] in (
-            ("plan_called_off",),
-            ("withdrawn",),
-            ("sensitive_passing_mention",),
+        called_off = outcome is not None and bool(
+            set(outcome.reasons[:1]) & _REJECTED_YET_TAKES_BACK
         )
         # A pause for a while ("off caffeine until June", even one whose end the parser did
         # not place) takes nothing back for good. A change announced for a later date takes

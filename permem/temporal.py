@@ -24,6 +24,7 @@ from permem.temporal_phrases import (
     _FOR,
     _FROM,
     _HABITUAL,
+    _IN_MONTH,
     _LASTING_CHANGE,
     _MONTHS,
     _NEXT,
@@ -297,6 +298,11 @@ def _whole_month(text: str, ts: datetime) -> tuple[datetime, datetime] | None:
         first = date(today.year + (today.month == 12), today.month % 12 + 1, 1)
     else:
         first = _month_start(found.group("month"), today, after=False)
+    return _month_span(first, ts)
+
+
+def _month_span(first: date, ts: datetime) -> tuple[datetime, datetime]:
+    """The month starting on `first`, as local [first midnight, midnight after its last day)."""
     last = calendar.monthrange(first.year, first.month)[1]
     return (
         datetime.combine(first, time(0), tzinfo=ts.tzinfo),
@@ -399,13 +405,6 @@ def resolve(text: str, ts: datetime, *, plan: bool = False, one_off: bool = Fals
     return Validity(valid_from=valid_from, valid_until=valid_until, one_off=one_off)
 
 
-# "my exams are in June": a month said with "in" names that month as a period.
-_MONTH_NAMES = "|".join(sorted(_MONTHS, key=len, reverse=True))
-_IN_MONTH = re.compile(
-    rf"\b(?:in|during|over)\s+(?P<month>{_MONTH_NAMES})\b(?!\.?\s+\d)", re.IGNORECASE
-)
-
-
 def period(text: str, ts: datetime) -> tuple[datetime, datetime | None] | None:
     """The period a text names, as [start, end) (end None: open), when it names one that is
     not simply "from now on": a span, a bound, a later start, or a month said with "in"."""
@@ -413,14 +412,10 @@ def period(text: str, ts: datetime) -> tuple[datetime, datetime | None] | None:
     if named.valid_until is not None or named.valid_from > ts:
         return named.valid_from, named.valid_until
     month = _IN_MONTH.search(text)
-    if month is not None:
-        first = _month_start(month.group("month"), ts.date(), after=False)
-        last = calendar.monthrange(first.year, first.month)[1]
-        return (
-            max(datetime.combine(first, time(0), tzinfo=ts.tzinfo), ts),
-            _midnight_after(date(first.year, first.month, last), ts),
-        )
-    return None
+    if month is None:
+        return None
+    first, end = _month_span(_month_start(month.group("month"), ts.date(), after=False), ts)
+    return max(first, ts), end
 
 
 def governed(text: str, context: str, own: Validity, ts: datetime) -> Validity:

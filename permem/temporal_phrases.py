@@ -96,9 +96,6 @@ _CLAUSE_SUBJECT = (
     r"leaves?|starts?|begins?|returns?|passes|settles?|improves?|lifts?|recovers?|stays?|"
     r"was|were|has|have)\b)"
 )
-# A time phrase that governs by reference to a period named before: "until then", "before
-# that", "till that date", "while I'm there", "for that period", "in the meantime", "hold me
-# to it" (a commitment's own period).
 # Which end of the period named before a governed phrase takes: its start ("from then on",
 # "as of then"), or its end as a start ("after that", "once it's over"); the rest ("until
 # then", "for now", "while I'm there") end with it.
@@ -118,6 +115,9 @@ UNTIL_THEN = re.compile(
     r"\bmeanwhile\b|\bfor\s+the\s+time\s+being\b|\bin\s+the\s+interim\b",
     re.IGNORECASE,
 )
+# A time phrase that governs by reference to a period named before: "until then", "before
+# that", "till that date", "while I'm there", "for that period", "in the meantime", "hold me
+# to it" (a commitment's own period).
 GOVERNED = re.compile(
     STARTS_THEN.pattern + "|" + AFTER_THEN.pattern + "|"
     r"\bonce\s+(?:i've|i\s+have|i'm|i\s+am|we've|we're|i)\s+(?:moved|settled|arrived|started|"
@@ -176,6 +176,10 @@ _ONE_MONTH = re.compile(
     r"for\s+(?:the\s+month\s+of\s+)?|during\s+|(?:a\s+)?(?:dry|sober|plastic[\s-]free)\s+)"
     rf"(?:(?P<next>next\s+month)|(?P<month>{_MONTH_RE})\b(?!\.?\s*\d)(?!\s+(?:the\s+)?\d))",
     re.IGNORECASE,
+)
+# A month said with "in" names that month as a period: "my exams are in June".
+_IN_MONTH = re.compile(
+    rf"\b(?:in|during|over)\s+(?P<month>{_MONTH_RE})\b(?!\.?\s+\d)", re.IGNORECASE
 )
 # A span named by both its ends: "from Friday the 12th till Thursday the 25th", "between
 # June 3 and June 9", "from the 10th to the 24th". Each end is read by `_parse_day`.

@@ -98,10 +98,9 @@ def sentences(text: str) -> Iterator[tuple[int, int]]:
     for match in _SENTENCE.finditer(text):
         start, end = match.span()
         breaks = [start + m.start() for m in _CLAUSE_BREAK.finditer(match.group())]
-        if "," in match.group() or ";" in match.group() or " -" in match.group():
-            ends = [start + m.start() for m in _CLAUSE_END.finditer(match.group())]
-            if ends and _takeback_only(text[start : ends[0]]):
-                breaks = sorted({*breaks, ends[0]})
+        first_end = _CLAUSE_END.search(match.group())
+        if first_end is not None and _takeback_only(text[start : start + first_end.start()]):
+            breaks = sorted({*breaks, start + first_end.start()})
         pieces = [start]
         for at in breaks:
             if not _adverbial(text[pieces[-1] : at]):

@@ -130,9 +130,14 @@ _FOR_GOOD = re.compile(
 )
 
 
+def _habit_or_negated(doc: Doc, root: Token) -> bool:
+    """A word of habit anywhere, or the main verb negated: said of no one time to come."""
+    return any(t.lower_ in _HABIT for t in doc) or any(c.dep_ == "neg" for c in root.children)
+
+
 def _to_come(doc: Doc, root: Token) -> bool:
     """The sentence's main verb is said of what is still to come (see above)."""
-    if any(t.lower_ in _HABIT for t in doc) or any(c.dep_ == "neg" for c in root.children):
+    if _habit_or_negated(doc, root):
         return False
     children = list(root.children)
     if any(c.dep_ == "aux" and c.lower_ in _WILL for c in children):
@@ -156,7 +161,8 @@ def _to_come(doc: Doc, root: Token) -> bool:
 # only an end ("I'm working nights until March"), is how things are now.
 _BE_PRESENT = frozenset({"am", "'m", "m", "is", "'s", "are", "'re", "re"})
 _WHEN_CLAUSE = frozenset({"once", "when", "after", "soon"})
-_ENROLLED = frozenset({"enrolled", "registered", "signed", "confirmed", "down"})
+# "I'm booked on a course in May", "we're enrolled for the autumn term".
+_BOOKED = _DUE | frozenset({"enrolled", "registered", "signed", "confirmed", "down"})
 _NOT_AHEAD = re.compile(
     r"\b(?:today|tonight|this\s+(?:morning|afternoon|evening)|right\s+now|now|currently|"
     r"these\s+days|at\s+the\s+moment|at\s+present|lately|recently|nowadays|"
@@ -172,13 +178,10 @@ def _arranged(doc: Doc, root: Token, text: str, ts: datetime) -> bool:
     progressive = root.tag_ == "VBG" and any(
         c.dep_ == "aux" and c.lower_ in _BE_PRESENT for c in root.children
     )
-    # "I'm booked on a course in May", "we're enrolled for the autumn term".
-    arranged = root.lower_ in _DUE | _ENROLLED and any(
+    booked = root.lower_ in _BOOKED and any(
         c.dep_ in ("aux", "auxpass") and c.lower_ in _BE_PRESENT for c in root.children
     )
-    if not (progressive or arranged):
-        return False
-    if any(t.lower_ in _HABIT for t in doc) or any(c.dep_ == "neg" for c in root.children):
+    if not (progressive or booked) or _habit_or_negated(doc, root):
         return False
     # The time must be the main clause's own, not a reason's ("I'm learning French because
     # we're moving in the autumn" is under way now).

@@ -147,8 +147,9 @@ _DESCRIBED_HERE = re.compile(
     rf"(?:{_DESCRIBED}|[^\W\d_]+){_TRAIL}|"
     rf"{_LEAD}(?:a\s+)?(?:quick\s+)?(?:note|message|question|word|request)\s+from\s+{_DESCRIBED}"
     rf"{_TRAIL}|"
-    # "Not me typing": whoever types next is someone else.
-    rf"{_LEAD}not\s+me\s+(?:typing|writing|speaking|here|on\s+here)(?:\s+now)?{_TRAIL}",
+    # "Not me typing", "not my mum typing": whoever types next is someone else.
+    rf"{_LEAD}not\s+(?:me|my\s+{_KIN_ADJECTIVE}(?:{_HOME_RELATIONS}))\s+(?:typing|writing|speaking|"
+    rf"here|on\s+here)(?:\s+now)?{_TRAIL}",
     re.IGNORECASE,
 )
 # The holder hands the account over, in the third person: "my daughter Mia is on here now",
@@ -161,11 +162,14 @@ _A_WHILE = (
     r"(?:\s+(?:for\s+(?:a\s+(?:bit|while|minute|min|sec|second|moment)|a\s+few\s+minutes)|"
     r"from\s+(?:here|me)|now|here))*"
 )
-_OTHERS_DEVICE_ALONE = re.compile(
-    rf"{_LEAD}(?:(?:on|using|from)\s+)?my\s+{_KIN_ADJECTIVE}(?:{_HOME_RELATIONS})['’]s\s+{_DEVICE}{_TRAIL}|"
-    rf"{_LEAD}not\s+my\s+{_KIN_ADJECTIVE}(?:{_HOME_RELATIONS})\s+(?:typing|writing|speaking|here|"
-    rf"on\s+here)(?:\s+now)?{_TRAIL}|"
-    # "I'm the kid", "this is the daughter": a household role, said by who holds it.
+# A relative's device named alone, as where the message is typed: "my mum's phone, I'm Sam".
+_RELATIVES_DEVICE = re.compile(
+    rf"{_LEAD}(?:(?:on|using|from)\s+)?my\s+{_KIN_ADJECTIVE}(?:{_HOME_RELATIONS})['’]s\s+"
+    rf"{_DEVICE}{_TRAIL}",
+    re.IGNORECASE,
+)
+# "I'm the kid", "this is the daughter": a household role, said by who holds it.
+_HOUSEHOLD_ROLE = re.compile(
     rf"{_LEAD}(?:{_I_AM}|im|this\s+is|it['’]?s)\s+(?:just\s+)?the\s+(?:kid|child|son|daughter|"
     rf"husband|wife|boyfriend|girlfriend|partner|teenager|little\s+one){_TRAIL}",
     re.IGNORECASE,
@@ -362,7 +366,7 @@ def _strong(text: str) -> bool:
         return True
     if _DESCRIBED_HERE.fullmatch(text) or _STAYING.fullmatch(text):
         return True
-    if _HANDED_OVER.fullmatch(text) or _OTHERS_DEVICE_ALONE.fullmatch(text):
+    if any(p.fullmatch(text) for p in (_HANDED_OVER, _RELATIVES_DEVICE, _HOUSEHOLD_ROLE)):
         return True
     for pattern in (_CHILD_AGE, _TURNED):
         age = pattern.fullmatch(text)

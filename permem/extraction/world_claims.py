@@ -34,7 +34,6 @@ _KNOWING = frozenset(
      "hunch", "belief", "feeling", "knowledge", "apparently", "supposedly", "reportedly",
      "allegedly", "evidently"}
 )  # fmt: skip
-_COPULA = frozenset({"be", "is", "was", "'s"})
 _VOUCHING = frozenset({"fact", "true", "science", "known", "proven", "obvious", "truth"})
 _SPEAKER = frozenset({"i", "me", "my", "mine", "myself", "we", "us", "our", "ours", "ourselves"})
 _NORMS = frozenset({"should", "must", "ought", "need", "needs", "have", "has", "got"})
@@ -111,7 +110,7 @@ def _framed(clause: Token) -> bool:
     # "My theory is that coffee dehydrates you": the frame is the copula's subject.
     return (
         clause.dep_ in ("ccomp", "attr")
-        and head.lemma_ in _COPULA
+        and head.lemma_ == "be"
         and any(c.dep_ == "nsubj" and _knowing(c) for c in head.children)
     )
 
