@@ -35,6 +35,22 @@ TOPICS = categories(
         "schedule": ("mornings", "evenings", "weekends", "weekdays", "days a week", "night shift"),
     }
 )  # fmt: skip
+# The shape of the assistant's replies (length and layout): one axis, so a newer rule on it
+# replaces the older ("keep replies brief and bulleted", later "give me full paragraphs"). A
+# length word counts only beside what it measures ("short answers", "keep it brief"): "short
+# on time" and "a long week" are no rule about replies.
+_REPLY = r"(?:repl(?:y|ies)|answers?|responses?|explanations?|summar(?:y|ies)|messages?|emails?)"
+_LENGTH = (
+    r"(?:brief|briefer|short|shorter|concise|terse|succinct|detailed|long|longer|lengthy|"
+    r"thorough|in-depth|in\s+depth|one-line|one-liners?)"
+)
+TOPICS["reply_format"] = re.compile(
+    rf"\b(?:{_LENGTH}\s+(?:\w+\s+){{0,2}}{_REPLY}|{_REPLY}\s+(?:\w+\s+){{0,3}}{_LENGTH}|"
+    rf"keep\s+(?:it|them|things)\s+{_LENGTH}|bullet(?:s|ed|\s+points?|\s+lists?)|"
+    r"(?:full|flowing|proper|whole)\s+(?:\w+\s+)?(?:paragraphs|sentences|prose)|"
+    r"numbered\s+lists?|tl;?dr)\b",
+    re.IGNORECASE,
+)
 
 # A rule of what the speaker eats, by food group ("no meat or fish for me", "fish is fine now",
 # "seafood's back in my life", "still not touching red meat"): a diet, so it is on the diet
