@@ -227,6 +227,20 @@ def test_a_relation_word_that_qualifies_a_thing_names_no_one() -> None:
 def test_a_topic_label_before_a_statement_leaves_the_statement() -> None:
     [sentence] = select(_message("For laptop stuff: I run Fedora on a ThinkPad."))
     assert Cue.DURABLE in sentence.cues
+    # "-wise" labels the topic with or without its comma.
+    for text in ("Coffee-wise, I only drink decaf.", "Car-wise I drive a hybrid Corolla."):
+        [sentence] = select(_message(text))
+        assert Cue.DURABLE in sentence.cues, text
+
+
+def test_a_face_between_two_statements_ends_the_first() -> None:
+    text = "Locked my keys in the car :( borrowing my neighbour's spare till Monday"
+    spans = [text[a:b] for a, b in sentences(text)]
+    assert spans == ["Locked my keys in the car :(", "borrowing my neighbour's spare till Monday"]
+    # A face at the end, or before a full stop, changes nothing.
+    alone = "I'm vegan :)"
+    assert [alone[a:b] for a, b in sentences(alone)] == [alone]
+    assert len(list(sentences("Lunch was great 🙂 I'm full"))) == 2
 
 
 def test_a_rough_duration_still_bounds() -> None:

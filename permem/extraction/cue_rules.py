@@ -203,7 +203,9 @@ _LEADING_WHEN = re.compile(
 # A label naming what the statement is about: "For phone stuff: I use a Samsung", "Re the
 # car: it's a hybrid", "Dinner-wise, I'm vegetarian".
 _TOPIC_LABEL = re.compile(
-    r"^\s*(?:(?:for|re|about|regarding|on)\s+[^,;:.!?]{1,30}?:\s*|[^\W\d_]+-wise\s*[:,]\s*)",
+    r"^\s*(?:(?:for|re|about|regarding|on)\s+[^,;:.!?]{1,30}?:\s*|[^\W\d_]+-wise\s*[:,]\s*|"
+    # Without its comma only before the speaker: "Phone-wise I'm team Android".
+    r"[^\W\d_]+-wise\s+(?=(?:i|i'm|i've|we|we're|my|our)\b))",
     re.IGNORECASE,
 )
 

@@ -92,13 +92,30 @@ _WORDS = re.compile(r"[^\W_]+")
 _ADVERBIAL_WORDS = 10
 
 
+# A face or an emoji between two statements ends the first, as a full stop would: "Dropped my
+# phone in the sink :( using a spare one till Friday".
+_EMOTICON_END = re.compile(
+    r"(?<=\S)\s+(?:[:;=8]-?[()\[\]DPpO/\\|*]+|<3|[\U0001F300-\U0001FAFF\u2600-\u27BF]+)(?=\s+\w)"
+)
+
+
+def _full_stops(text: str) -> Iterator[tuple[int, int]]:
+    """The spans of `text`'s sentences, a face or an emoji ending one as a stop does."""
+    for match in _SENTENCE.finditer(text):
+        start = match.start()
+        for face in _EMOTICON_END.finditer(match.group()):
+            yield start, match.start() + face.end()
+            start = match.start() + face.end()
+        yield start, match.end()
+
+
 def sentences(text: str) -> Iterator[tuple[int, int]]:
     """Character spans of the clauses of `text`, whitespace trimmed. A clause that only says
     when stays with the clause it bounds (`_adverbial`)."""
-    for match in _SENTENCE.finditer(text):
-        start, end = match.span()
-        breaks = [start + m.start() for m in _CLAUSE_BREAK.finditer(match.group())]
-        first_end = _CLAUSE_END.search(match.group())
+    for start, end in _full_stops(text):
+        sentence = text[start:end]
+        breaks = [start + m.start() for m in _CLAUSE_BREAK.finditer(sentence)]
+        first_end = _CLAUSE_END.search(sentence)
         if first_end is not None and _takeback_only(text[start : start + first_end.start()]):
             breaks = sorted({*breaks, start + first_end.start()})
         pieces = [start]
