@@ -29,6 +29,7 @@ from typing import Any
 from permem import batch_quarantine
 from permem.batch_quarantine import Loaded
 from permem.extraction import Candidate
+from permem.heap import release_freed
 from permem.indexing import IndexResult
 from permem.logs import LogBatch, batches, read_log
 from permem.nightly_stages import (
@@ -183,6 +184,11 @@ def run(
         summary.seconds["index_wait"] += time.perf_counter() - started
         summary.seconds["index"] += indexed.seconds
         summary.counts["indexed"] += indexed.indexed
+        # The batch is done: what it freed goes back to the system, so that memory stays
+        # flat over a night (permem.heap).
+        started = time.perf_counter()
+        release_freed()
+        summary.seconds["release"] += time.perf_counter() - started
         if after_stage is not None:
             after_stage("index")
         if progress is not None:

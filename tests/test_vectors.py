@@ -283,3 +283,30 @@ def test_ensure_scalar_indexes_builds_once_and_catches_up_after_loads(
     index.upsert([row("bob", axis(4))])
     index.ensure_scalar_indexes()
     assert all(ix.num_unindexed_rows == 0 for ix in table.list_indices())
+
+
+def test_appends_past_the_refresh_threshold_join_the_indexes_and_still_erase(
+    index: VectorIndex, tmp_path: Path
+) -> None:
+    index.upsert([row("alice", axis(i)) for i in range(3)])
+    index.ensure_scalar_indexes()
+    table = lancedb.connect(
+        str(tmp_path / "lance"), read_consistency_interval=timedelta(0)
+    ).open_table("memories")
+    index.refresh_rows = 4
+    canary = f"canary-{uuid.uuid4().hex}"
+    first = [row(canary, axis(i)) for i in range(3)]
+    index.upsert(first)  # 3 appended: below the threshold, left unindexed
+    assert {ix.num_unindexed_rows for ix in table.list_indices()} == {3}
+    second = [row("bob", axis(i)) for i in range(2)]
+    index.upsert(second)  # 5 appended: the indexes take them in
+    assert {ix.num_unindexed_rows for ix in table.list_indices()} == {0}
+    # Reads through the refreshed indexes answer as before.
+    held = index.ids("acme")
+    assert {r.id for r in first + second} <= held and len(held) == 8
+    found = index.search(axis(1), tenant="acme", subject=canary, k=5)
+    assert [i for i, _ in found][0] == first[1].id and len(found) == 3
+    # Erasure still leaves no file holding what it erased: the delta index segments go too.
+    index.erase([r.id for r in first])
+    assert index.files_containing([canary, *(r.id for r in first)]) == []
+    assert index.count() == 5

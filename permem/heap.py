@@ -1,0 +1,38 @@
+"""Giving back to the operating system the memory a finished batch freed.
+
+CPython frees a batch's objects into glibc's heap, which keeps the pages for later. Over a
+night of batches of different shapes the kept pages add up: resident memory grew by about
+2.9 MB a batch over 12 batches of 5,000 messages, and by 1.4 MB with the pages handed back
+after each batch (`malloc_trim`), which also lowered it by 50-65 MB (benchmarks/results/
+nightly.txt, 2026-12-05). Elsewhere than glibc, `release_freed` only collects garbage.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import gc
+from collections.abc import Callable
+
+
+def _malloc_trim() -> Callable[[int], int] | None:
+    name = ctypes.util.find_library("c")
+    if name is None:
+        return None
+    try:
+        trim = ctypes.CDLL(name).malloc_trim
+    except (OSError, AttributeError):  # no such library, or a libc without it (musl)
+        return None
+    trim.argtypes = [ctypes.c_size_t]
+    trim.restype = ctypes.c_int
+    return trim  # type: ignore[no-any-return]
+
+
+_TRIM = _malloc_trim()
+
+
+def release_freed() -> bool:
+    """Collect cyclic garbage, then hand the heap's free pages back; whether any went back
+    (always False where the C library cannot)."""
+    gc.collect()
+    return bool(_TRIM(0)) if _TRIM is not None else False
