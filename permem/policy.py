@@ -219,8 +219,17 @@ RETRACTION_MEANING: dict[str, float] = {"sentence-transformers/all-MiniLM-L6-v2"
 # Topics on which one standing statement replaces the previous one, unless it says it adds
 # to it ("I also speak Dutch", "no dairy as well": `adds_to`).
 EXCLUSIVE_TOPICS = frozenset(
-    {"diet", "phone", "payday", "reply_language", "reply_format", "units", "spelling", "home",
-     "job"}
+    {
+        "diet",
+        "phone",
+        "payday",
+        "reply_language",
+        "reply_format",
+        "units",
+        "spelling",
+        "home",
+        "job",
+    }
 )
 _ADDS = re.compile(r"\b(?:also|as\s+well|additionally|on\s+top\s+of\s+that)\b", re.IGNORECASE)
 

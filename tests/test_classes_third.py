@@ -76,17 +76,34 @@ def test_the_claims_of_the_latest_message_stand_together_and_siblings_go_with_th
 
 
 def test_the_shape_of_replies_is_one_topic() -> None:
-    for text in ("Please make your answers short", "I want thorough explanations going forward",
-                 "Use bullet points from now on", "keep it brief", "write it in proper paragraphs"):
+    for text in (
+        "Please make your answers short",
+        "I want thorough explanations going forward",
+        "Use bullet points from now on",
+        "keep it brief",
+        "write it in proper paragraphs",
+    ):
         assert {s.topic for s in select(_message(text))} == {"reply_format"}, text
     # A length word says nothing of replies unless it measures one.
     for text in ("I'm short on cash this month", "It was a long week", "I love long hikes"):
         assert all(s.topic != "reply_format" for s in select(_message(text))), text
     # A rule for one piece of work replaces the standing rule only while it holds.
-    standing = _memory("Keep replies terse, no tables", TS - timedelta(days=20), "m1", (0, 29),
-                       kind=Kind.INSTRUCTION, topic="reply_format")
-    for_now = _memory("For this essay I need long, detailed answers", TS, "m2", (0, 44),
-                      topic="reply_format", valid_until=TS + timedelta(hours=6))
+    standing = _memory(
+        "Keep replies terse, no tables",
+        TS - timedelta(days=20),
+        "m1",
+        (0, 29),
+        kind=Kind.INSTRUCTION,
+        topic="reply_format",
+    )
+    for_now = _memory(
+        "For this essay I need long, detailed answers",
+        TS,
+        "m2",
+        (0, 44),
+        topic="reply_format",
+        valid_until=TS + timedelta(hours=6),
+    )
     assert superseded_in_time([standing, for_now]) == {standing.id}
     assert topic_key(for_now) is None and topic_key(standing) is not None
 

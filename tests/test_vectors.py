@@ -310,3 +310,17 @@ def test_appends_past_the_refresh_threshold_join_the_indexes_and_still_erase(
     index.erase([r.id for r in first])
     assert index.files_containing([canary, *(r.id for r in first)]) == []
     assert index.count() == 5
+
+
+def test_a_first_night_builds_the_scalar_indexes_once_past_the_refresh_threshold(
+    index: VectorIndex, tmp_path: Path
+) -> None:
+    index.refresh_rows = 4
+    index.upsert([row("alice", axis(i)) for i in range(3)])
+    table = lancedb.connect(
+        str(tmp_path / "lance"), read_consistency_interval=timedelta(0)
+    ).open_table("memories")
+    assert list(table.list_indices()) == []
+    index.upsert([row("bob", axis(i)) for i in range(2)])
+    assert {ix.name for ix in table.list_indices()} >= {"id_idx", "subject_idx", "tenant_idx"}
+    assert {ix.num_unindexed_rows for ix in table.list_indices()} == {0}

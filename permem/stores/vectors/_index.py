@@ -176,17 +176,19 @@ class VectorIndex:
         self._build_scalar_indexes(rebuild=False)
 
     def refresh_scalar_indexes(self) -> None:
-        """Add the rows appended since the scalar indexes were built to them, without
-        rebuilding (Lance's incremental `optimize_indices`); no-op on a table without indexes.
+        """Bring the scalar indexes up to the rows appended since they were built: add those
+        rows to them (Lance's incremental `optimize_indices`, no rebuild), or build them on a
+        table that has none yet (a first night).
 
-        A row appended after its index was built is read by a scan on every filtered query,
-        the id check of `upsert` included, so a night that only appends would make each batch
-        pay for every batch before it (benchmarks/lance_present.py).
+        A row no index covers is read by a scan on every filtered query, the id check of
+        `upsert` and the status updates included, so a night that only appends would make
+        each batch pay for every batch before it (benchmarks/lance_present.py).
         """
         table = self._table
-        self._appended = 0
         if not any(True for _ in table.list_indices()):
+            self._build_scalar_indexes(rebuild=False)
             return
+        self._appended = 0
         table.to_lance().optimize.optimize_indices()
         table.checkout_latest()  # type: ignore[no-untyped-call]
 
