@@ -1,10 +1,11 @@
 """Giving back to the operating system the memory a finished batch freed.
 
 CPython frees a batch's objects into glibc's heap, which keeps the pages for later. Over a
-night of batches of different shapes the kept pages add up: resident memory grew by about
-2.9 MB a batch over 12 batches of 5,000 messages, and by 1.4 MB with the pages handed back
-after each batch (`malloc_trim`), which also lowered it by 50-65 MB (benchmarks/results/
-nightly.txt, 2026-12-05). Elsewhere than glibc, `release_freed` does nothing.
+night of batches of different shapes the kept pages add up: side by side over 12 batches of
+5,000 messages, resident memory grew by about 2.9 MB a batch as it was and by 1.4 MB with the
+pages handed back after each batch (`malloc_trim`), 48-65 MB lower throughout. It does not
+stop the growth: over 300k messages it still grew about 2.4 MB a batch (benchmarks/results/
+nightly.txt, stop 29). Elsewhere than glibc, `release_freed` does nothing.
 """
 
 from __future__ import annotations
