@@ -24,9 +24,8 @@ Run by hand; results are appended to benchmarks/results/lance_present.txt:
 from __future__ import annotations
 
 import argparse
-import os
 import platform
-import subprocess
+import sys
 import tempfile
 import time
 import uuid
@@ -35,8 +34,12 @@ from pathlib import Path
 
 import numpy as np
 
-from permem.stores.vectors import IndexRow, VectorIndex
-from permem.stores.vectors._index import REFRESH_ROWS
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from permem.stores.vectors import IndexRow, VectorIndex  # noqa: E402
+from permem.stores.vectors._index import REFRESH_ROWS  # noqa: E402
+
+from harness import Results, code_version, load_average  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results" / "lance_present.txt"
 DIMENSION = 256
@@ -62,15 +65,6 @@ def _rows(n: int, rng: np.random.Generator, start: datetime) -> list[IndexRow]:
     ]
 
 
-def _code() -> str:
-    here = Path(__file__).resolve().parent
-    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=here, capture_output=True,
-                          text=True, check=False).stdout.strip()  # fmt: skip
-    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=here,
-                           capture_output=True, text=True, check=False).stdout.strip()  # fmt: skip
-    return head + (f" (+{len(dirty.splitlines())} modified files)" if dirty else "")
-
-
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", type=int, default=100_000)
@@ -82,7 +76,7 @@ def main(argv: list[str] | None = None) -> None:
     start = datetime(2026, 11, 1, tzinfo=UTC)
     lines = [
         f"# {datetime.now(UTC):%Y-%m-%d %H:%M} UTC lance present check, {platform.node()}, "
-        f"code {_code()}, load avg {'/'.join(f'{x:.2f}' for x in os.getloadavg())}",
+        f"code {code_version()}, load avg {load_average()}",
         f"  base {args.base:,} indexed rows, {args.rounds} rounds of {args.rows:,} fresh rows "
         f"and a status update of {args.updates} rows of the round before; refreshed every "
         f"{REFRESH_ROWS:,} appended rows",
@@ -125,11 +119,7 @@ def main(argv: list[str] | None = None) -> None:
                 f"{shown[0]} ms; upsert {shown[1]} ms; status update {shown[2]} ms; all rounds "
                 f"{total:.1f} s"
             )
-    text = "\n".join(lines) + "\n"
-    print(text, end="")
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    with RESULTS.open("a") as out:
-        out.write("\n" + text)
+    Results(RESULTS).emit("\n" + "\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":

@@ -72,28 +72,33 @@ def redact(redactor: Redactor, proposals: Sequence[Proposal]) -> list[Proposal]:
     # Each distinct context is masked and read once: a long sentence of many clauses is the
     # context of each of them, and reading it again for each was quadratic in its length.
     masked_of: dict[str, str] = {}
-    read: dict[str, frozenset[str] | None] = {}
+    carried: dict[str, frozenset[str] | None] = {}
     for proposal in proposals:
         candidate = proposal.candidate
         entities = redactor.analyze(candidate.claim_text, candidate.doc)
         proposal.claim = _mask(candidate.claim_text, entities)
         types = {e.type for e in entities}
         if candidate.context:
-            around = contexts[candidate.context]
-            masked = masked_of.get(candidate.context)
-            if masked is None:
-                masked = masked_of[candidate.context] = _mask(candidate.context, around)
+            context = candidate.context
+            around = contexts[context]
+            if context not in masked_of:
+                masked_of[context] = _mask(context, around)
+            masked = masked_of[context]
             if leans_back(candidate.claim_text):
                 # The claim means nothing without it ("take it off my list" needs what "it"
                 # was): kept, and judged with it (its sensitivity, validation, secrets).
                 proposal.evidence = masked
                 types |= {e.type for e in around if carries_secret((e.type,))}
-            elif _harmless_context(candidate, masked, read):
-                # The sentence a clause was cut from, kept only when it carries nothing the
-                # claim does not (no personal category, no identifier the redactor missed):
-                # it names what a later correction takes back ("night shifts" for "I sleep
-                # during the day"), and can never bring past the gate what the gate held.
-                proposal.evidence = masked
+            else:
+                if context not in carried:
+                    carried[context] = _context_carries(masked)
+                if _harmless_context(candidate, carried[context]):
+                    # The sentence a clause was cut from, kept only when it carries nothing
+                    # the claim does not (no personal category, no identifier the redactor
+                    # missed): it names what a later correction takes back ("night shifts" for
+                    # "I sleep during the day"), and can never bring past the gate what the
+                    # gate held.
+                    proposal.evidence = masked
         proposal.entity_types = tuple(sorted(types))
     return list(proposals)
 
@@ -101,20 +106,19 @@ def redact(redactor: Redactor, proposals: Sequence[Proposal]) -> list[Proposal]:
 _IDENTIFIER = re.compile("|".join(IDENTIFIER_PATTERNS))
 
 
-def _harmless_context(
-    candidate: Candidate, masked: str, read: dict[str, frozenset[str] | None] | None = None
-) -> bool:
-    """The masked sentence around a clause adds no personal category, credential or missed
-    identifier to the claim's own. `read` keeps what each masked context was found to carry
-    (None: an identifier), so that a context shared by many clauses is read once."""
-    read = {} if read is None else read
-    if masked not in read:
-        read[masked] = None if _IDENTIFIER.search(masked) else sensitivity_of(masked)[1]
-    around = read[masked]
-    if around is None:
+def _context_carries(masked: str) -> frozenset[str] | None:
+    """The personal categories a masked context carries, or None when it still holds an
+    identifier the redactor missed; read once per distinct context."""
+    return None if _IDENTIFIER.search(masked) else sensitivity_of(masked)[1]
+
+
+def _harmless_context(candidate: Candidate, carries: frozenset[str] | None) -> bool:
+    """The context around a clause (what `_context_carries` read in it) adds no personal
+    category, credential or missed identifier to the claim's own."""
+    if carries is None:
         return False
     _, own = sensitivity_of(candidate.claim_text)
-    return around <= own
+    return carries <= own
 
 
 def _mask(text: str, entities: Sequence[Any]) -> str:

@@ -97,8 +97,10 @@ def _retractions(proposals: Sequence[Proposal], tenant: str) -> list[Retraction]
         candidate, outcome = p.candidate, p.outcome
         if candidate.message.tenant != tenant:
             continue
-        called_off = outcome is not None and bool(
-            set(outcome.reasons[:1]) & _REJECTED_YET_TAKES_BACK
+        called_off = (
+            outcome is not None
+            and bool(outcome.reasons)
+            and outcome.reasons[0] in _REJECTED_YET_TAKES_BACK
         )
         # A pause for a while ("off caffeine until June", even one whose end the parser did
         # not place) takes nothing back for good. A change announced for a later date takes

@@ -427,7 +427,7 @@ CONTEXT_LOG = [
 def per_candidate_redact(settings: Settings, proposals: list[Any]) -> list[Any]:
     """The redact stage as it was: Presidio over each claim and then over each candidate's
     context, one text at a time, every context parsed on its own."""
-    from permem.analysis import _harmless_context, _mask
+    from permem.analysis import _context_carries, _harmless_context, _mask
     from permem.extraction.context import leans_back
     from permem.redaction import carries_secret
 
@@ -443,7 +443,7 @@ def per_candidate_redact(settings: Settings, proposals: list[Any]) -> list[Any]:
             if leans_back(candidate.claim_text):
                 proposal.evidence = masked
                 types |= {e.type for e in around if carries_secret((e.type,))}
-            elif _harmless_context(candidate, masked):
+            elif _harmless_context(candidate, _context_carries(masked)):
                 proposal.evidence = masked
         proposal.entity_types = tuple(sorted(types))
     return list(proposals)

@@ -349,5 +349,7 @@ def test_a_context_shared_by_many_clauses_is_read_once(
     masked = analysis._mask(context, redactor.analyze_many([context])[context])
     for proposal in proposals:
         if not leans_back(proposal.candidate.claim_text):
-            alone = analysis._harmless_context(proposal.candidate, masked)
+            alone = analysis._harmless_context(
+                proposal.candidate, analysis._context_carries(masked)
+            )
             assert (proposal.evidence == masked) is alone

@@ -104,8 +104,9 @@ def _full_stops(text: str) -> Iterator[tuple[int, int]]:
     for match in _SENTENCE.finditer(text):
         start = match.start()
         for face in _EMOTICON_END.finditer(match.group()):
-            yield start, match.start() + face.end()
-            start = match.start() + face.end()
+            end = match.start() + face.end()
+            yield start, end
+            start = end
         yield start, match.end()
 
 
