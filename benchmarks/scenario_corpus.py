@@ -51,6 +51,8 @@ def table(report: HarnessReport) -> list[str]:
     lines.append(f"    hits/relevant {share}; scenarios stopped early: {len(not_run)}")
     # Counts only: where each miss stopped and how each wrong came to be returned.
     lines.append("    causes: " + "; ".join(f"{k} {v}" for k, v in report.causes().items()))
+    kinds = report.wrong_kinds()
+    lines.append("    wrong by kind: " + ("; ".join(f"{k} {v}" for k, v in kinds.items()) or "-"))
     return lines
 
 

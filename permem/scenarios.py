@@ -30,6 +30,7 @@ import re
 import shutil
 import tempfile
 import uuid
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -130,6 +131,18 @@ class HarnessReport:
                 else:
                     continue
                 counted[key] = counted.get(key, 0) + 1
+        return dict(sorted(counted.items()))
+
+    def wrong_kinds(self) -> dict[str, int]:
+        """How many wrong personalizations were of each record kind (fact, constraint, ...):
+        counts only, like `causes`, so whether one kind of claim is the problem can be read off
+        a held-apart half."""
+        counted: Counter[str] = Counter(
+            detail["kind"]
+            for scenario in self.scenarios
+            for detail in scenario.details
+            if "wrong_personalization" in detail
+        )
         return dict(sorted(counted.items()))
 
     def as_json(self) -> dict[str, Any]:
@@ -342,6 +355,7 @@ def _score_recall(
                         "claim_id": str(recalled.record.id),
                         "beside": beside,
                         "said": said,
+                        "kind": recalled.record.kind.value,
                     }
                 )
         want_denied = bool(expected.get("expect_denied", False))

@@ -183,8 +183,8 @@ def _introduced_name(parse: _Parse, tok: Token) -> Span | None:
     doc, low, nxt = parse.doc, tok.lower_, tok.i + 1
     if nxt >= len(doc):
         return None
-    before = {t.lower_ for t in doc[max(0, tok.i - 3) : tok.i]}
-    if low in _RELATIONS and before & _POSSESSIVES:
+    # The three words before are read only for a relation word (this runs for every token).
+    if low in _RELATIONS and {t.lower_ for t in doc[max(0, tok.i - 3) : tok.i]} & _POSSESSIVES:
         if doc[nxt].text == "," and nxt + 1 < len(doc):
             nxt += 1
         after = doc[nxt]
