@@ -140,6 +140,7 @@ def forget_timed(rt: Any, tenant: str, subjects: list[str], expected: int) -> di
         "ledger_rows": float(sum(blocked.nodes.values())),
         "rows_deleted": float(sum(erased.rows_deleted.values())),
         "index_versions": float(versions),
+        **{f"erase {name} s": seconds for name, seconds in erased.connector_seconds.items()},
     }
 
 
@@ -211,6 +212,14 @@ def main(argv: list[str] | None = None) -> None:
                 f"{_mark(empty_ms <= BLOCK_TARGET_MS)}, verified <= {target:.0f} s "
                 f"{_mark(r['until_verified_s'] <= target)}"
             )
+    for run in runs:
+        for case, r in run.items():
+            parts = ", ".join(
+                f"{key.removeprefix('erase ').removesuffix(' s')} {value:.2f}"
+                for key, value in r.items()
+                if key.startswith("erase ") and key != "erase_s"
+            )
+            lines.append(f"erase s by store, {case} at {int(r['claims']):,} claims: {parts}")
     if len(runs) > 1:
         for case in runs[0]:
             a, b = runs[0][case], runs[-1][case]

@@ -303,7 +303,9 @@ def erase(
     if rows:
         stores = Stores(db, tenant, now, index=index, backups=backups, vacuum=vacuum)
         for connector in _connectors.connectors_for(stores):
+            began = time.perf_counter()
             erased = connector.erase(plan)
+            result.connector_seconds[connector.name] = time.perf_counter() - began
             result.rows_deleted.update(erased.rows)
             result.files_deleted += erased.files
             result.stores[connector.name] = erased.detail

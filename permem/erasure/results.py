@@ -55,6 +55,9 @@ class EraseResult:
     still_held: int = 0
     stores: dict[str, dict[str, Any]] = field(default_factory=dict)  # counts by connector
     seconds: float = 0.0
+    # Wall seconds of each connector's erase, in the order they ran: which store's erasure
+    # grows with the table (benchmarks/erasure.py prints them).
+    connector_seconds: dict[str, float] = field(default_factory=dict)
 
     @property
     def backups(self) -> dict[str, Any]:
