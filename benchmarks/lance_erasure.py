@@ -68,8 +68,12 @@ def _night(
     return pa.table(columns, schema=schema)
 
 
-def _erase_steps(index: VectorIndex, subject: str, fragment_rows: int) -> dict[str, float]:
-    """`VectorIndex.erase` of the subject's rows, its steps timed apart (same calls, same order)."""
+def _erase_steps(
+    index: VectorIndex, subject: str, fragment_rows: int, defer_remap: bool
+) -> dict[str, float]:
+    """`VectorIndex.erase` of the subject's rows, its steps timed apart (same calls, same order).
+    `defer_remap`: compaction leaves the scalar indexes to the rebuild that follows it instead
+    of remapping them to the rewritten fragments first."""
     table = index._table  # noqa: SLF001
     ids = [
         r["id"]
@@ -84,6 +88,7 @@ def _erase_steps(index: VectorIndex, subject: str, fragment_rows: int) -> dict[s
         materialize_deletions=True,
         materialize_deletions_threshold=0.0,
         target_rows_per_fragment=fragment_rows,
+        defer_index_remap=defer_remap,
     )
     table.checkout_latest()
     seconds["compact"] = time.perf_counter() - started
@@ -98,7 +103,7 @@ def _erase_steps(index: VectorIndex, subject: str, fragment_rows: int) -> dict[s
     return seconds
 
 
-def run(size: int, fragment_rows: int, results: Results) -> None:
+def run(size: int, fragment_rows: int, defer_remap: bool, results: Results) -> None:
     rng = np.random.default_rng(1)
     with tempfile.TemporaryDirectory(prefix="permem-lance-") as folder:
         index = VectorIndex(folder, DIMENSION)
@@ -120,11 +125,13 @@ def run(size: int, fragment_rows: int, results: Results) -> None:
         fragments = len(table.to_lance().get_fragments())
         results.emit(
             f"  {size + SUBJECT_ROWS:,} rows in {fragments} fragments (target "
-            f"{fragment_rows:,} rows a fragment; load avg {load_average()})\n"
+            f"{fragment_rows:,} rows a fragment; indexes remapped "
+            f"{'by the rebuild only' if defer_remap else 'at compaction'}; "
+            f"load avg {load_average()})\n"
         )
         for subject in ("spread", "clustered"):
             before = len(table.to_lance().get_fragments())
-            steps = _erase_steps(index, subject, fragment_rows)
+            steps = _erase_steps(index, subject, fragment_rows, defer_remap)
             total = sum(v for k, v in steps.items() if k != "rows")
             detail = ", ".join(f"{k} {v:.2f} s" for k, v in steps.items() if k != "rows")
             results.emit(
@@ -141,6 +148,12 @@ def main(argv: list[str] | None = None) -> None:
         default="1048576,65536",
         help="compaction targets to compare (1048576: Lance's default, what erase uses now)",
     )
+    parser.add_argument(
+        "--remap",
+        default="compaction,rebuild",
+        help="when the scalar indexes follow the rewritten fragments, to compare: at compaction "
+        "(Lance's default, then rebuilt anyway) or only by the rebuild after it",
+    )
     args = parser.parse_args(argv)
     results = Results(RESULTS)
     results.emit(
@@ -149,7 +162,8 @@ def main(argv: list[str] | None = None) -> None:
     )
     for fragment_rows in (int(f) for f in args.fragment_rows.split(",")):
         for size in (int(s) for s in args.sizes.split(",")):
-            run(size - SUBJECT_ROWS, fragment_rows, results)
+            for remap in args.remap.split(","):
+                run(size - SUBJECT_ROWS, fragment_rows, remap == "rebuild", results)
 
 
 if __name__ == "__main__":
