@@ -63,11 +63,16 @@ def redact(redactor: Redactor, proposals: Sequence[Proposal]) -> list[Proposal]:
     evidence: no second copy of the source text is kept. The entity types found are what the
     gate learns of the claim's identifiers: a secret among them makes it reject the claim.
 
-    The contexts have no parse of their own: each distinct one is parsed once for the whole
-    batch (one `nlp.pipe`), analyzed, masked and read once, however many candidates lean on it.
+    The contexts have no parse of their own: each distinct one is analyzed, masked and read once
+    for the whole batch, however many candidates lean on it, and only its text around a claim
+    already parsed is parsed, in one `nlp.pipe` (`Redactor.analyze_contexts`).
     """
-    contexts = redactor.analyze_many(
-        [p.candidate.context for p in proposals if p.candidate.context]
+    contexts = redactor.analyze_contexts(
+        [
+            (p.candidate.context, p.candidate.claim_text, p.candidate.doc)
+            for p in proposals
+            if p.candidate.context
+        ]
     )
     # Each distinct context is masked and read once: a long sentence of many clauses is the
     # context of each of them, and reading it again for each was quadratic in its length.

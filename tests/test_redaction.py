@@ -353,3 +353,55 @@ def test_a_context_shared_by_many_clauses_is_read_once(
                 proposal.candidate, analysis._context_carries(masked)
             )
             assert (proposal.evidence == masked) is alone
+
+
+# (context, the claim said inside it): identifiers before the claim, after it, and in it.
+AROUND_CLAIMS = [
+    ("Please text my friend Rosa Diaz when it arrives, I'm allergic to latex",
+     "I'm allergic to latex"),
+    ("I'm vegetarian, so email my landlord Piotr Nowak at piotr.nowak@example.com about it",
+     "I'm vegetarian"),
+    ("Book it under Jo Baker. I prefer aisle seats, my number is 020 7946 0958",
+     "I prefer aisle seats"),
+    ("my sister Amara Okafor says I should answer in metric units", "answer in metric units"),
+]  # fmt: skip
+
+
+def test_a_context_is_analyzed_around_the_claim_parse_it_holds(
+    redactor: Redactor, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only the text around an already parsed claim is parsed: every identifier the whole
+    parse finds in the context is found, at the same place, and the claim's own parse is
+    reused as it is."""
+    from permem.redaction import _engine
+
+    nlp = load_pipeline()
+    items = [(context, claim, nlp(claim)) for context, claim in AROUND_CLAIMS]
+    parsed: list[str] = []
+    parse = _engine.parse
+    monkeypatch.setattr(
+        _engine, "parse", lambda n, texts, b: parsed.extend(texts) or parse(n, texts, b)
+    )
+    around = redactor.analyze_contexts(items)
+    monkeypatch.undo()
+    assert parsed and not any(claim in text for text in parsed for _, claim in AROUND_CLAIMS)
+    whole = redactor.analyze_many([context for context, _ in AROUND_CLAIMS])
+    for context, claim in AROUND_CLAIMS:
+        found = {(e.start, e.end, e.type) for e in around[context]}
+        assert found == {(e.start, e.end, e.type) for e in whole[context]}, context
+        masked = _mask(context, around[context])
+        for identifier in ("Rosa Diaz", "Piotr Nowak", "piotr.nowak@example.com",
+                           "Jo Baker", "7946 0958", "Amara Okafor"):  # fmt: skip
+            assert identifier not in masked
+        assert claim in masked  # the claim itself holds no identifier and is kept
+    # No parse of the claim, or a claim not inside its context: the context is parsed whole.
+    context, claim = AROUND_CLAIMS[0]
+    alone = redactor.analyze_contexts([(context, claim, None), (context + "!", "absent", nlp("x"))])
+    assert alone[context] == whole[context]
+    assert {e.type for e in alone[context + "!"]} == {"PERSON"}
+
+
+def _mask(text: str, entities: list[Entity]) -> str:
+    from permem import analysis
+
+    return analysis._mask(text, entities)

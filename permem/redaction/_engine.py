@@ -139,6 +139,46 @@ class Redactor:
         docs = parse(self._nlp, distinct, _PIPE_BATCH)
         return {text: self.analyze(text, doc) for text, doc in zip(distinct, docs, strict=True)}
 
+    def analyze_contexts(
+        self, contexts: Sequence[tuple[str, str, Doc | None]]
+    ) -> dict[str, list[Entity]]:
+        """`analyze` of each distinct context, reusing the parse of a claim said inside it.
+
+        Each item is (context, claim, the claim's parse or None). A context is the sentence,
+        or the sentences, a claim was cut from, and the extractor has already parsed the claim:
+        only the text before and after the claim is parsed here (all of it in one `nlp.pipe`,
+        the same `permem.nlp.parse`), and the context's Doc is the three parses joined
+        (`Doc.from_docs`). That halves the parsing of contexts; the names in the claim's part
+        are read as the claim's own redaction reads them. A context with no parsed claim
+        inside is parsed whole.
+        """
+        around: dict[str, tuple[str, Doc, str] | None] = {}
+        for context, claim, doc in contexts:
+            if around.get(context) is not None:
+                continue
+            at = context.find(claim) if doc is not None and claim else -1
+            if at >= 0 and doc is not None and _parses(doc, claim):
+                around[context] = (context[:at], doc, context[at + len(claim) :])
+            else:
+                around[context] = None
+        texts = [
+            piece
+            for context, found in around.items()
+            for piece in ((found[0], found[2]) if found is not None else (context,))
+            if piece
+        ]
+        distinct = list(dict.fromkeys(texts))
+        parsed = dict(zip(distinct, parse(self._nlp, distinct, _PIPE_BATCH), strict=True))
+        result: dict[str, list[Entity]] = {}
+        for context, found in around.items():
+            if found is None:
+                result[context] = self.analyze(context, parsed[context])
+                continue
+            before, claim_doc, after = found
+            parts = [d for d in (parsed.get(before), claim_doc, parsed.get(after)) if d is not None]
+            result[context] = self.analyze(context, Doc.from_docs(parts, ensure_whitespace=False))
+        return result
+
     def redact(self, text: str, doc: Doc | None = None) -> Redaction:
         """`text` with every direct identifier replaced by `<TYPE>` (e.g. `<PHONE_NUMBER>`)."""
         entities = self.analyze(text, doc)
