@@ -116,6 +116,9 @@ class KeepsEverything:
     def analyze_many(self, texts: list[str]) -> dict[str, list[object]]:
         return {text: [] for text in texts}
 
+    def analyze_contexts(self, contexts: list[tuple[str, str, object]]) -> dict[str, list[object]]:
+        return {context: [] for context, _, _ in contexts}
+
 
 def test_claims_failing_validation_are_set_aside_with_the_result_attached(
     prefect_server: str, env: Settings, tmp_path: Path
