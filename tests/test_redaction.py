@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+import spacy
 
 import permem.redaction
 from permem.errors import BadInput
@@ -396,7 +397,11 @@ def test_a_context_is_analyzed_around_the_claim_parse_it_holds(
         assert claim in masked  # the claim itself holds no identifier and is kept
     # No parse of the claim, or a claim not inside its context: the context is parsed whole.
     context, claim = AROUND_CLAIMS[0]
-    alone = redactor.analyze_contexts([(context, claim, None), (context + "!", "absent", nlp("x"))])
+    other = spacy.blank("en")(claim)  # a claim parsed by another pipeline
+    alone = redactor.analyze_contexts(
+        [(context, claim, None), (context + "!", "absent", nlp("x")), (context + "?", claim, other)]
+    )
+    assert alone[context + "?"] == whole[context]
     assert alone[context] == whole[context]
     assert {e.type for e in alone[context + "!"]} == {"PERSON"}
 

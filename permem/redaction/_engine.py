@@ -156,7 +156,9 @@ class Redactor:
         for context, claim, doc in contexts:
             if around.get(context) is not None:
                 continue
-            at = context.find(claim) if doc is not None and claim else -1
+            # A claim parsed by another pipeline (a plugged-in extractor) cannot be joined.
+            usable = doc is not None and doc.vocab is self._nlp.vocab and bool(claim)
+            at = context.find(claim) if usable else -1
             if at >= 0 and doc is not None and _parses(doc, claim):
                 around[context] = (context[:at], doc, context[at + len(claim) :])
             else:
