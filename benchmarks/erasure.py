@@ -98,6 +98,10 @@ def add_victims(stores: Any, index: Any, tenant: str, subjects: list[str], claim
     db.dispose()
 
 
+# Keys of a measured run that hold one store's erase seconds (forget.erase's connector_seconds).
+BY_STORE = "erase seconds of "
+
+
 def forget_timed(rt: Any, tenant: str, subjects: list[str], expected: int) -> dict[str, float]:
     """One forget request for `subjects`, timed step by step (module doc)."""
     from permem import forget
@@ -140,7 +144,7 @@ def forget_timed(rt: Any, tenant: str, subjects: list[str], expected: int) -> di
         "ledger_rows": float(sum(blocked.nodes.values())),
         "rows_deleted": float(sum(erased.rows_deleted.values())),
         "index_versions": float(versions),
-        **{f"erase {name} s": seconds for name, seconds in erased.connector_seconds.items()},
+        **{f"{BY_STORE}{name}": seconds for name, seconds in erased.connector_seconds.items()},
     }
 
 
@@ -215,9 +219,9 @@ def main(argv: list[str] | None = None) -> None:
     for run in runs:
         for case, r in run.items():
             parts = ", ".join(
-                f"{key.removeprefix('erase ').removesuffix(' s')} {value:.2f}"
+                f"{key.removeprefix(BY_STORE)} {value:.2f}"
                 for key, value in r.items()
-                if key.startswith("erase ") and key != "erase_s"
+                if key.startswith(BY_STORE)
             )
             lines.append(f"erase s by store, {case} at {int(r['claims']):,} claims: {parts}")
     if len(runs) > 1:

@@ -155,6 +155,9 @@ def main(argv: list[str] | None = None) -> None:
         "(Lance's default, then rebuilt anyway) or only by the rebuild after it",
     )
     args = parser.parse_args(argv)
+    remaps = args.remap.split(",")
+    if not set(remaps) <= {"compaction", "rebuild"}:
+        parser.error(f"--remap takes compaction and/or rebuild, got {args.remap!r}")
     results = Results(RESULTS)
     results.emit(
         f"\n# {datetime.now(UTC):%Y-%m-%d %H:%M} UTC lance erasure, {platform.node()}, cores "
@@ -162,7 +165,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     for fragment_rows in (int(f) for f in args.fragment_rows.split(",")):
         for size in (int(s) for s in args.sizes.split(",")):
-            for remap in args.remap.split(","):
+            for remap in remaps:
                 run(size - SUBJECT_ROWS, fragment_rows, remap == "rebuild", results)
 
 

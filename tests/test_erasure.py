@@ -156,7 +156,6 @@ def test_a_registered_connector_is_erased_by_forget_and_checked_by_verify(
     # Each connector that ran is timed, in the order it ran: the registered one last.
     assert list(erased.connector_seconds) == list(erased.stores)
     assert list(erased.connector_seconds)[-1] == "cache"
-    assert all(s >= 0 for s in erased.connector_seconds.values())
     assert not files["a1"].exists() and not files["a2"].exists() and files["b1"].exists()
     assert verify(db, None, TENANT, now=NOW, backups=False).clean
 

@@ -374,6 +374,7 @@ def test_a_context_is_analyzed_around_the_claim_parse_it_holds(
     """Only the text around an already parsed claim is parsed: every identifier the whole
     parse finds in the context is found, at the same place, and the claim's own parse is
     reused as it is."""
+    from permem import analysis
     from permem.redaction import _engine
 
     nlp = load_pipeline()
@@ -390,7 +391,7 @@ def test_a_context_is_analyzed_around_the_claim_parse_it_holds(
     for context, claim in AROUND_CLAIMS:
         found = {(e.start, e.end, e.type) for e in around[context]}
         assert found == {(e.start, e.end, e.type) for e in whole[context]}, context
-        masked = _mask(context, around[context])
+        masked = analysis._mask(context, around[context])
         for identifier in ("Rosa Diaz", "Piotr Nowak", "piotr.nowak@example.com",
                            "Jo Baker", "7946 0958", "Amara Okafor"):  # fmt: skip
             assert identifier not in masked
@@ -404,9 +405,3 @@ def test_a_context_is_analyzed_around_the_claim_parse_it_holds(
     assert alone[context + "?"] == whole[context]
     assert alone[context] == whole[context]
     assert {e.type for e in alone[context + "!"]} == {"PERSON"}
-
-
-def _mask(text: str, entities: list[Entity]) -> str:
-    from permem import analysis
-
-    return analysis._mask(text, entities)

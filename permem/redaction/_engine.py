@@ -135,9 +135,7 @@ class Redactor:
         pipeline, with NER only on texts where a name could be, as the claims' own analysis
         already reads it.
         """
-        distinct = list(dict.fromkeys(texts))
-        docs = parse(self._nlp, distinct, _PIPE_BATCH)
-        return {text: self.analyze(text, doc) for text, doc in zip(distinct, docs, strict=True)}
+        return self.analyze_contexts([(text, "", None) for text in texts])
 
     def analyze_contexts(
         self, contexts: Sequence[tuple[str, str, Doc | None]]
@@ -154,22 +152,11 @@ class Redactor:
         """
         around: dict[str, tuple[str, Doc, str] | None] = {}
         for context, claim, doc in contexts:
-            if around.get(context) is not None:
-                continue
-            # A claim parsed by another pipeline (a plugged-in extractor) cannot be joined.
-            usable = doc is not None and doc.vocab is self._nlp.vocab and bool(claim)
-            at = context.find(claim) if usable else -1
-            if at >= 0 and doc is not None and _parses(doc, claim):
-                around[context] = (context[:at], doc, context[at + len(claim) :])
-            else:
-                around[context] = None
-        texts = [
-            piece
-            for context, found in around.items()
-            for piece in ((found[0], found[2]) if found is not None else (context,))
-            if piece
-        ]
-        distinct = list(dict.fromkeys(texts))
+            if around.get(context) is None:
+                around[context] = self._around(context, claim, doc)
+        wholes = [context for context, found in around.items() if found is None]
+        pieces = [p for f in around.values() if f is not None for p in (f[0], f[2]) if p]
+        distinct = list(dict.fromkeys(wholes + pieces))
         parsed = dict(zip(distinct, parse(self._nlp, distinct, _PIPE_BATCH), strict=True))
         result: dict[str, list[Entity]] = {}
         for context, found in around.items():
@@ -180,6 +167,15 @@ class Redactor:
             parts = [d for d in (parsed.get(before), claim_doc, parsed.get(after)) if d is not None]
             result[context] = self.analyze(context, Doc.from_docs(parts, ensure_whitespace=False))
         return result
+
+    def _around(self, context: str, claim: str, doc: Doc | None) -> tuple[str, Doc, str] | None:
+        """The text before the claim, its parse and the text after it; None when the claim
+        has no parse of this pipeline (a plugged-in extractor's cannot be joined) or is not
+        inside the context."""
+        if doc is None or not claim or doc.vocab is not self._nlp.vocab or not _parses(doc, claim):
+            return None
+        at = context.find(claim)
+        return None if at < 0 else (context[:at], doc, context[at + len(claim) :])
 
     def redact(self, text: str, doc: Doc | None = None) -> Redaction:
         """`text` with every direct identifier replaced by `<TYPE>` (e.g. `<PHONE_NUMBER>`)."""
