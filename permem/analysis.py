@@ -67,20 +67,15 @@ def redact(redactor: Redactor, proposals: Sequence[Proposal]) -> list[Proposal]:
     for the whole batch, however many candidates lean on it, and only its text around a claim
     already parsed is parsed, in one `nlp.pipe` (`Redactor.analyze_contexts`).
     """
-    contexts = redactor.analyze_contexts(
-        [
-            (p.candidate.context, p.candidate.claim_text, p.candidate.doc)
-            for p in proposals
-            if p.candidate.context
-        ]
+    found, contexts = redactor.analyze_claims(
+        [(p.candidate.claim_text, p.candidate.context, p.candidate.doc) for p in proposals]
     )
     # Each distinct context is masked and read once: a long sentence of many clauses is the
     # context of each of them, and reading it again for each was quadratic in its length.
     masked_of: dict[str, str] = {}
     carried: dict[str, frozenset[str] | None] = {}
-    for proposal in proposals:
+    for proposal, entities in zip(proposals, found, strict=True):
         candidate = proposal.candidate
-        entities = redactor.analyze(candidate.claim_text, candidate.doc)
         proposal.claim = _mask(candidate.claim_text, entities)
         types = {e.type for e in entities}
         if candidate.context:

@@ -119,6 +119,11 @@ class KeepsEverything:
     def analyze_contexts(self, contexts: list[tuple[str, str, object]]) -> dict[str, list[object]]:
         return {context: [] for context, _, _ in contexts}
 
+    def analyze_claims(
+        self, items: list[tuple[str, str | None, object]]
+    ) -> tuple[list[list[object]], dict[str, list[object]]]:
+        return [[] for _ in items], {context: [] for _, context, _ in items if context}
+
 
 def test_claims_failing_validation_are_set_aside_with_the_result_attached(
     prefect_server: str, env: Settings, tmp_path: Path

@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 import spacy
+from spacy.tokens import Doc
 
 import permem.redaction
 from permem.errors import BadInput
@@ -405,3 +406,58 @@ def test_a_context_is_analyzed_around_the_claim_parse_it_holds(
     assert alone[context + "?"] == whole[context]
     assert alone[context] == whole[context]
     assert {e.type for e in alone[context + "!"]} == {"PERSON"}
+
+
+# (context, claims said inside it): identifiers inside claims, and two claims of one context.
+CLAIMS_IN_CONTEXTS = [
+    ("Ask for Jo Baker at the desk, and email me at jo.baker@example.com about the booking",
+     ["email me at jo.baker@example.com about the booking"]),
+    ("My dentist is Dr Amara Okafor, I'm allergic to latex and I prefer morning slots",
+     ["My dentist is Dr Amara Okafor", "I prefer morning slots"]),
+    ("I'm vegetarian, call Piotr Nowak on 020 7946 0958 if I'm late", ["I'm vegetarian"]),
+]  # fmt: skip
+
+
+def test_a_claim_takes_its_identifiers_from_its_context_analysis(
+    redactor: Redactor, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A claim whose parse its context was joined around is not analyzed again: its entities
+    are the context's, cut to its span, and they are the ones its own analysis finds. A second
+    claim of the same context (not the joined parse) and a claim without a context are
+    analyzed alone."""
+    from permem import analysis
+
+    nlp = load_pipeline()
+    items: list[tuple[str, str | None, Doc | None]] = [
+        (claim, context, nlp(claim)) for context, claims in CLAIMS_IN_CONTEXTS for claim in claims
+    ]
+    items.append(("text Rosa Diaz on Fridays", None, nlp("text Rosa Diaz on Fridays")))
+    alone = [redactor.analyze(claim, doc) for claim, _, doc in items]
+    analyzed: list[str] = []
+    analyze = redactor.analyze
+    monkeypatch.setattr(
+        redactor, "analyze", lambda text, doc=None: analyzed.append(text) or analyze(text, doc)
+    )
+    found, contexts = redactor.analyze_claims(items)
+    monkeypatch.undo()
+    assert found == alone
+    assert {"EMAIL_ADDRESS"} == {e.type for e in found[0]}
+    assert "Amara Okafor" not in analysis._mask(items[1][0], found[1])
+    # Contexts, the second claim of the shared context and the claim without one: analyzed.
+    assert sorted(analyzed) == sorted(
+        [context for context, _ in CLAIMS_IN_CONTEXTS] + [items[2][0], items[-1][0]]
+    )
+    assert contexts == redactor.analyze_contexts([(c, claim, d) for claim, c, d in items if c])
+
+
+def test_entities_are_cut_to_the_claim_span() -> None:
+    """An identifier crossing the claim's edge is kept up to the edge (masked, not lost)."""
+    from permem.redaction._engine import _within
+
+    entities = [Entity("PHONE_NUMBER", 5, 17, 0.9), Entity("PERSON", 20, 30, 0.8),
+                Entity("EMAIL_ADDRESS", 40, 50, 1.0)]  # fmt: skip
+    assert _within(entities, 10, 35) == [
+        Entity("PHONE_NUMBER", 0, 7, 0.9),
+        Entity("PERSON", 10, 20, 0.8),
+    ]
+    assert _within(entities, 30, 40) == []

@@ -150,6 +150,36 @@ class Redactor:
         are read as the claim's own redaction reads them. A context with no parsed claim
         inside is parsed whole.
         """
+        return self._analyze_contexts(contexts)[0]
+
+    def analyze_claims(
+        self, items: Sequence[tuple[str, str | None, Doc | None]]
+    ) -> tuple[list[list[Entity]], dict[str, list[Entity]]]:
+        """The identifiers of each claim, and of each distinct context (`analyze_contexts`).
+
+        Each item is (claim, its context or None, the claim's parse or None). A claim whose
+        parse is the one its context's analysis was joined around takes its entities from
+        that analysis, cut to the claim's span: the same tokens, tags and names, so it is not
+        analyzed a second time. An identifier crossing the claim's edge is masked up to the
+        edge. Every other claim is analyzed alone (`analyze`).
+        """
+        contexts, joined = self._analyze_contexts(
+            [(context, claim, doc) for claim, context, doc in items if context]
+        )
+        claims: list[list[Entity]] = []
+        for claim, context, doc in items:
+            inside = joined.get(context) if context else None
+            if context and inside is not None and inside[1] is doc:
+                claims.append(_within(contexts[context], inside[0], inside[0] + len(claim)))
+            else:
+                claims.append(self.analyze(claim, doc))
+        return claims, contexts
+
+    def _analyze_contexts(
+        self, contexts: Sequence[tuple[str, str, Doc | None]]
+    ) -> tuple[dict[str, list[Entity]], dict[str, tuple[int, Doc]]]:
+        """`analyze_contexts`, and for each context joined around a claim's parse, where the
+        claim starts in it and that parse."""
         around: dict[str, tuple[str, Doc, str] | None] = {}
         for context, claim, doc in contexts:
             if around.get(context) is None:
@@ -159,6 +189,7 @@ class Redactor:
         distinct = list(dict.fromkeys(wholes + pieces))
         parsed = dict(zip(distinct, parse(self._nlp, distinct, _PIPE_BATCH), strict=True))
         result: dict[str, list[Entity]] = {}
+        joined: dict[str, tuple[int, Doc]] = {}
         for context, found in around.items():
             if found is None:
                 result[context] = self.analyze(context, parsed[context])
@@ -166,7 +197,8 @@ class Redactor:
             before, claim_doc, after = found
             parts = [d for d in (parsed.get(before), claim_doc, parsed.get(after)) if d is not None]
             result[context] = self.analyze(context, Doc.from_docs(parts, ensure_whitespace=False))
-        return result
+            joined[context] = (len(before), claim_doc)
+        return result, joined
 
     def _around(self, context: str, claim: str, doc: Doc | None) -> tuple[str, Doc, str] | None:
         """The text before the claim, its parse and the text after it; None when the claim
@@ -230,6 +262,16 @@ def _parses(doc: Doc, text: str) -> bool:
         and last.idx + len(last.text_with_ws) == len(text)
         and text.startswith(last.text, last.idx)
     )
+
+
+def _within(entities: Sequence[Entity], start: int, end: int) -> list[Entity]:
+    """The entities of a text that fall in its span [start, end), cut to it and counted from
+    `start`."""
+    return [
+        Entity(e.type, max(e.start, start) - start, min(e.end, end) - start, e.score)
+        for e in entities
+        if e.end > start and e.start < end
+    ]
 
 
 def _merge_overlaps(found: Iterator[Entity] | list[Entity]) -> list[Entity]:
