@@ -24,6 +24,7 @@ Before anything is called a fact, the sentence's mood decides:
 
 from __future__ import annotations
 
+import functools
 import re
 
 _HYPOTHETICAL = re.compile(
@@ -262,6 +263,9 @@ def takes_back(text: str) -> bool:
     )
 
 
+# A sentence's clause is read once as itself and once inside its sentence (cues.select):
+# the same text, the same answer.
+@functools.lru_cache(maxsize=4096)
 def retracts(text: str) -> bool:
     """The sentence takes back something said before (`takes_back`) or says what holds now in
     its place (`changed_state`)."""
