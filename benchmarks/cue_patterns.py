@@ -65,6 +65,7 @@ def patterns() -> dict[str, re.Pattern[str]]:
         loaded = importlib.import_module(module.name)
         source = Path(loaded.__file__ or "").read_text(encoding="utf-8")
         for name, value in vars(loaded).items():
+            value = getattr(value, "bare", value)  # behind its string test (prefilter.Guarded)
             if not isinstance(value, re.Pattern):
                 continue
             assigned = re.search(rf"^{re.escape(name)}\s*(?::[^=\n]+)?=", source, re.M)

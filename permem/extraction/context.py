@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 from permem.extraction.lexicon import PLEASANTRY
 from permem.extraction.modality import CORRECTS_PREVIOUS
+from permem.extraction.prefilter import guard_patterns
 from permem.records import Message, Role
 from permem.temporal import GOVERNED
 
@@ -180,3 +181,7 @@ def antecedent(
         body = whole or claim
         return Antecedent(f"{prior} {body}".strip(), earlier.message_id)
     return Antecedent(whole) if whole else None
+
+
+# Last, so that what imports these names gets them guarded (permem.extraction.prefilter).
+guard_patterns(globals())

@@ -18,6 +18,7 @@ from permem.extraction import modality
 from permem.extraction.context import leans_back
 from permem.extraction.directives import standing_directive
 from permem.extraction.for_whom import ForWhom, claim_for_whom
+from permem.extraction.prefilter import guard_patterns
 from permem.extraction.sensitive import PERSONAL, SPECIAL
 from permem.records import DEFAULT_PURPOSE, Message
 from permem.temporal import has_bound
@@ -461,3 +462,7 @@ def _remember_only(text: str) -> bool:
         r"\b(?:please|pls|that|this|it|and|so|for|me|ok|okay|thanks)\b", " ", rest, flags=re.I
     )
     return len(_WORD.findall(rest)) == 0
+
+
+# Last, so that what imports these names gets them guarded (permem.extraction.prefilter).
+guard_patterns(globals())

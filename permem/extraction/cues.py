@@ -31,6 +31,7 @@ from permem.extraction.cue_rules import (
     _user_cues,
     _worth_parsing,
 )
+from permem.extraction.prefilter import guard_patterns
 from permem.records import Message, Role
 from permem.temporal import has_bound
 
@@ -429,3 +430,7 @@ def _marked(selected: list[SentenceCue], cue: Cue) -> list[SentenceCue]:
 
 def select_many(messages: Sequence[Message]) -> list[SentenceCue]:
     return [cue for message in messages for cue in select(message)]
+
+
+# Last, so that what imports these names gets them guarded (permem.extraction.prefilter).
+guard_patterns(globals())

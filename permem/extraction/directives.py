@@ -29,6 +29,7 @@ import re
 
 from permem.extraction import lexicon as lx
 from permem.extraction.modality import RETRACTION
+from permem.extraction.prefilter import guard_patterns
 from permem.temporal import GOVERNED
 
 # A leading time adverbial that governs the directive after it: "until then, ...".
@@ -216,3 +217,7 @@ def _standing(text: str) -> bool:
         # "until then, …", "while I'm there, …": it lasts for the period it names.
         or GOVERNED.search(text)
     )
+
+
+# Last, so that what imports these names gets them guarded (permem.extraction.prefilter).
+guard_patterns(globals())

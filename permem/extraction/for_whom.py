@@ -15,6 +15,7 @@ import re
 from enum import StrEnum
 
 from permem.extraction.lexicon import RELATIONS
+from permem.extraction.prefilter import guard_patterns
 from permem.records import Kind
 
 
@@ -120,3 +121,7 @@ def serves(claim: ForWhom, kind: Kind, request: ForWhom) -> bool:
 
 
 __all__ = ["ForWhom", "claim_for_whom", "request_for_whom", "serves"]
+
+
+# Last, so that what imports these names gets them guarded (permem.extraction.prefilter).
+guard_patterns(globals())

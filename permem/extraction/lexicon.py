@@ -38,6 +38,7 @@ from permem.extraction.lexicon_time import PAST_HABIT as PAST_HABIT
 from permem.extraction.lexicon_time import PLAN as PLAN
 from permem.extraction.lexicon_time import STANDING as STANDING
 from permem.extraction.lexicon_time import STILL_SO as STILL_SO
+from permem.extraction.prefilter import guard_patterns
 from permem.extraction.wordlist import categories as categories
 from permem.extraction.wordlist import words as words
 
@@ -407,3 +408,7 @@ TASK_OPENER = re.compile(
     r"remove|schedule|organi[sz]e|prepare|review|analy[sz]e|look up|search|get|read|play)\b",
     re.IGNORECASE,
 )
+
+
+# Last, so that what imports these names gets them guarded (permem.extraction.prefilter).
+guard_patterns(globals())

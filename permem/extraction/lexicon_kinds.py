@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from permem.extraction.prefilter import guard_patterns
 from permem.extraction.wordlist import categories, words
 
 # Topics on which a newer statement supersedes an older one.
@@ -109,3 +110,7 @@ TASTE_VERDICT = re.compile(
     r"fight\s+me|period)\s*[.!]*\s*$",
     re.IGNORECASE,
 )
+
+
+# Last, so that what imports these names gets them guarded (permem.extraction.prefilter).
+guard_patterns(globals())

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from permem.extraction.prefilter import guard_patterns
 from permem.extraction.wordlist import words
 
 # Content the user shows rather than says (`permem.extraction.quoted`): the nouns that name
@@ -93,3 +94,7 @@ DEICTIC = words(
     "this", "these", "that", "the following", "following", "below", "attached", "above",
     "my", "his", "her", "their", "our", "a", "an",
 )  # fmt: skip
+
+
+# Last, so that what imports these names gets them guarded (permem.extraction.prefilter).
+guard_patterns(globals())

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from permem.extraction.prefilter import guard_patterns
 from permem.extraction.wordlist import words
 
 # A single piece of work or message, the object of a one-off instruction ("for this email").
@@ -112,3 +113,7 @@ PAST_HABIT = re.compile(
 STILL_SO = re.compile(
     r"\b(?:still|now|nowadays|these\s+days|to\s+this\s+day|ever\s+since|again)\b", re.IGNORECASE
 )
+
+
+# Last, so that what imports these names gets them guarded (permem.extraction.prefilter).
+guard_patterns(globals())

@@ -27,6 +27,8 @@ from __future__ import annotations
 import functools
 import re
 
+from permem.extraction.prefilter import guard_patterns
+
 _HYPOTHETICAL = re.compile(
     r"^\s*(?:(?:and|but|so|honestly|well|also)[\s,]+)?(?:if|unless|suppose|supposing|imagine|"
     r"assuming)\b(?=.*\b(?:would|'d|could|might|ever)\b)|"
@@ -305,3 +307,7 @@ _SAYS_MORE = re.compile(
 def called_off(text: str) -> bool:
     """The sentence says a plan or an idea is off (and is no claim of its own)."""
     return CALLED_OFF.search(text) is not None
+
+
+# Last, so that what imports these names gets them guarded (permem.extraction.prefilter).
+guard_patterns(globals())

@@ -40,6 +40,7 @@ import re
 from collections.abc import Iterator
 
 from permem.extraction import lexicon as lx
+from permem.extraction.prefilter import guard_patterns
 from permem.extraction.quoted_forms import (
     _CLOSERS,
     _ELISION,
@@ -394,3 +395,7 @@ def pieces(text: str) -> list[tuple[int, int, bool]]:
     if cursor < len(text):
         found.append((cursor, len(text), False))
     return found
+
+
+# Last, so that what imports these names gets them guarded (permem.extraction.prefilter).
+guard_patterns(globals())

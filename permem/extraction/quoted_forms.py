@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 from permem.extraction import lexicon as lx
+from permem.extraction.prefilter import guard_patterns
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,3 +118,7 @@ def _merge(spans: list[QuotedSpan]) -> list[QuotedSpan]:
             continue
         merged.append(span)
     return merged
+
+
+# Last, so that what imports these names gets them guarded (permem.extraction.prefilter).
+guard_patterns(globals())

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from spacy.lang.en.stop_words import STOP_WORDS
 
 from permem.extraction.lexicon import RELATIONS
+from permem.extraction.prefilter import guard_patterns
 from permem.records import Message
 
 # Things one uses to talk to the assistant: whose they are says whose account it is.
@@ -461,3 +462,7 @@ def _read(message: Message, known_holder: set[str], words: Container[str]) -> _S
                 fragment.start if seen.other_at is None else min(seen.other_at, fragment.start)
             )
     return seen
+
+
+# Last, so that what imports these names gets them guarded (permem.extraction.prefilter).
+guard_patterns(globals())

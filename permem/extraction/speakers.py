@@ -44,6 +44,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from permem.extraction import Candidate
+from permem.extraction.prefilter import guard_patterns
 from permem.extraction.speaker_markers import _read, holder_names
 from permem.logs import identifier_problem
 from permem.nlp import load_pipeline
@@ -211,3 +212,7 @@ def _about_holder(candidate: Candidate, holder: frozenset[str]) -> bool:
     bed early", "Kai's English is basic"): a claim about the holder."""
     opening = _OPENING_NAME.match(candidate.message.text, candidate.claim_start)
     return opening is not None and opening.group(1).casefold() in holder
+
+
+# Last, so that what imports these names gets them guarded (permem.extraction.prefilter).
+guard_patterns(globals())

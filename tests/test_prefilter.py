@@ -1,0 +1,111 @@
+"""The cue pass's string test (permem.extraction.prefilter): what it reads off a pattern, and
+that a guarded pattern answers exactly as the bare one."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import random
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import permem.extraction
+from permem import corpus
+from permem.extraction.cues import sentences
+from permem.extraction.prefilter import Guarded, required
+from permem.scenarios import json_lines, scenario_folders
+
+
+@pytest.mark.parametrize(
+    ("pattern", "strings"),
+    [
+        (r"\bno\s+longer\b", {"longer"}),
+        (r"(?:fell|falls)\s+through", {"through"}),
+        (r"\b(?:i'm|i am)\s+(?:vegan|vegetarian)\b", {"vegan", "vegetarian"}),
+        (r"\bis\s+o(?:ld|utdated|ut\s+of\s+date)\b", {"old", "outdated", "out"}),
+        (r"^(?-i:IT)\s+dept", {"dept"}),
+        (r"colou?r", {"color", "colour"}),
+    ],
+)
+def test_the_strings_a_pattern_cannot_match_without(pattern: str, strings: set[str]) -> None:
+    assert required(re.compile(pattern, re.IGNORECASE)) == strings
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [r"\w+\s+\w+", r"\b(?:a|an|the)\s+\w+", r"^\s*\d{1,2}:\d\d", r"(?:long|x)\s+\w+", r"(a)b\1"],
+)
+def test_no_test_for_a_pattern_that_needs_no_long_string(pattern: str) -> None:
+    assert required(re.compile(pattern)) is None
+
+
+def _guarded() -> list[Guarded]:
+    found: dict[int, Guarded] = {}
+    for module in pkgutil.iter_modules(permem.extraction.__path__):
+        loaded = importlib.import_module(f"permem.extraction.{module.name}")
+        for value in vars(loaded).values():
+            if isinstance(value, Guarded):
+                found[id(value)] = value
+    return list(found.values())
+
+
+def _answers(pattern: Guarded | re.Pattern[str], text: str) -> tuple[object, ...]:
+    def span(m: re.Match[str] | None) -> tuple[int, int] | None:
+        return None if m is None else m.span()
+
+    return (
+        span(pattern.search(text)),
+        span(pattern.match(text)),
+        [m.span() for m in pattern.finditer(text)],
+        pattern.sub("#", text),
+    )
+
+
+def test_the_cue_pass_guards_its_patterns() -> None:
+    guarded = _guarded()
+    assert len(guarded) >= 90
+    from permem.extraction import modality
+
+    assert isinstance(modality.RETRACTION, Guarded)
+
+
+def test_a_guarded_pattern_answers_as_the_bare_one_on_the_corpus(tmp_path: Path) -> None:
+    """Over every user message of the corpus's development half and each of its sentences
+    (and the same lower-cased, upper-cased, and with a curly apostrophe, which is not ASCII)."""
+    corpus.generate(tmp_path, half="dev", per_template=2)
+    texts: set[str] = set()
+    for folder in scenario_folders([tmp_path]):
+        for log in folder.glob("*.jsonl"):
+            for line in json_lines(log):
+                text = line.get("text")
+                if isinstance(text, str):
+                    texts.add(text)
+                    texts.update(text[a:b] for a, b in sentences(text))
+    texts |= {t.lower() for t in texts} | {t.upper() for t in texts}
+    texts |= {t.replace("'", "\u2019") for t in list(texts)[:500]}
+    assert len(texts) > 2_000
+    for pattern in _guarded():
+        for text in texts:
+            assert _answers(pattern, text) == _answers(pattern.bare, text), (
+                pattern.bare.pattern[:80],
+                text,
+            )
+
+
+_WORDS = sorted({s for g in _guarded() for s in required(g.bare) or ()})
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_WORDS + ["i", "my", "not", "we're", ",", "."]), max_size=12),
+       st.randoms(use_true_random=False))  # fmt: skip
+def test_a_guarded_pattern_answers_as_the_bare_one_on_texts_of_its_strings(
+    words: list[str], rnd: random.Random
+) -> None:
+    """Texts made of the very strings the tests look for, in any order and case."""
+    text = " ".join(w.upper() if rnd.random() < 0.2 else w for w in words)
+    for pattern in _guarded():
+        assert _answers(pattern, text) == _answers(pattern.bare, text), (pattern.bare.pattern, text)
