@@ -342,17 +342,20 @@ def _age(match: re.Match[str]) -> int:
 
 
 def _intro(fragment: _Fragment, first: bool) -> _Intro | None:
-    match = _INTRO.fullmatch(fragment.text) or _NAMED.fullmatch(fragment.text)
-    match = match or _HERE.fullmatch(fragment.text)
+    # Which form matched is told by the match, not by `match.re` (the patterns stand behind
+    # their string test, permem.extraction.prefilter, and are not the compiled objects).
+    intro = _INTRO.fullmatch(fragment.text)
+    named = None if intro else _NAMED.fullmatch(fragment.text)
+    match = intro or named or _HERE.fullmatch(fragment.text)
     if match is None or not _is_name(match.group("name"), strict=False):
         return None
     other = match.groupdict().get("not")
-    i_am = match.re is _INTRO and match.group("form").casefold() in {"i'm", "i’m", "im", "i am"}
+    i_am = intro is not None and match.group("form").casefold() in {"i'm", "i’m", "im", "i am"}
     post = (match.groupdict().get("post") or "").strip()
     return _Intro(
         fragment.start, fragment.end, match.group("name"),
         other if other and _is_name(other, strict=False) else None,
-        first, match.re is _NAMED, match.re is _INTRO and not i_am and bool(post), bool(post),
+        first, named is not None, intro is not None and not i_am and bool(post), bool(post),
         i_am,
     )  # fmt: skip
 
