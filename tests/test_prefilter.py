@@ -109,3 +109,17 @@ def test_a_guarded_pattern_answers_as_the_bare_one_on_texts_of_its_strings(
     text = " ".join(w.upper() if rnd.random() < 0.2 else w for w in words)
     for pattern in _guarded():
         assert _answers(pattern, text) == _answers(pattern.bare, text), (pattern.bare.pattern, text)
+
+
+def test_no_code_tells_a_pattern_by_its_compiled_object() -> None:
+    """A guarded pattern is not the compiled object its matches point back to: code that asks
+    `match.re is PATTERN` would take a guarded pattern's match for another's (it did, once, in
+    speaker_markers). The source of permem must not ask it."""
+    root = Path(permem.extraction.__file__).parent.parent
+    asked = [
+        f"{path.relative_to(root)}:{n}"
+        for path in sorted(root.rglob("*.py"))
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if re.search(r"\.re\s+(?:is|==)\s", line)
+    ]
+    assert asked == []
