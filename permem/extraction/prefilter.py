@@ -99,9 +99,8 @@ def _piece(op: Any, arg: Any) -> _Strings:  # noqa: PLR0911  (one case per parse
     if op is sre.LITERAL:
         return _Strings({chr(arg).lower()}, None)
     if op is sre.IN:
-        chars = {chr(a).lower() for o, a in arg if o is sre.LITERAL}
-        if len(chars) == len(arg) and len(chars) <= 6:
-            return _Strings(chars, None)
+        if len(arg) <= 6 and all(o is sre.LITERAL for o, _ in arg):
+            return _Strings({chr(a).lower() for _, a in arg}, None)
         return _Strings(None, None, {""})
     if op in (sre.AT, sre.ASSERT, sre.ASSERT_NOT):
         return _Strings({""}, None)  # zero width

@@ -163,23 +163,24 @@ class Redactor:
         analyzed a second time. An identifier crossing the claim's edge is masked up to the
         edge. Every other claim is analyzed alone (`analyze`).
         """
-        contexts, joined = self._analyze_contexts(
+        contexts, around = self._analyze_contexts(
             [(context, claim, doc) for claim, context, doc in items if context]
         )
         claims: list[list[Entity]] = []
         for claim, context, doc in items:
-            inside = joined.get(context) if context else None
-            if context and inside is not None and inside[1] is doc:
-                claims.append(_within(contexts[context], inside[0], inside[0] + len(claim)))
+            found = around.get(context) if context else None
+            if found is not None and found[1] is doc:
+                start = len(found[0])  # the text before the claim
+                claims.append(_within(contexts[context or ""], start, start + len(claim)))
             else:
                 claims.append(self.analyze(claim, doc))
         return claims, contexts
 
     def _analyze_contexts(
         self, contexts: Sequence[tuple[str, str, Doc | None]]
-    ) -> tuple[dict[str, list[Entity]], dict[str, tuple[int, Doc]]]:
-        """`analyze_contexts`, and for each context joined around a claim's parse, where the
-        claim starts in it and that parse."""
+    ) -> tuple[dict[str, list[Entity]], dict[str, tuple[str, Doc, str] | None]]:
+        """`analyze_contexts`, and for each context what it was joined around (`_around`:
+        the text before the claim, the claim's parse, the text after it) or None."""
         around: dict[str, tuple[str, Doc, str] | None] = {}
         for context, claim, doc in contexts:
             if around.get(context) is None:
@@ -189,7 +190,6 @@ class Redactor:
         distinct = list(dict.fromkeys(wholes + pieces))
         parsed = dict(zip(distinct, parse(self._nlp, distinct, _PIPE_BATCH), strict=True))
         result: dict[str, list[Entity]] = {}
-        joined: dict[str, tuple[int, Doc]] = {}
         for context, found in around.items():
             if found is None:
                 result[context] = self.analyze(context, parsed[context])
@@ -197,8 +197,7 @@ class Redactor:
             before, claim_doc, after = found
             parts = [d for d in (parsed.get(before), claim_doc, parsed.get(after)) if d is not None]
             result[context] = self.analyze(context, Doc.from_docs(parts, ensure_whitespace=False))
-            joined[context] = (len(before), claim_doc)
-        return result, joined
+        return result, around
 
     def _around(self, context: str, claim: str, doc: Doc | None) -> tuple[str, Doc, str] | None:
         """The text before the claim, its parse and the text after it; None when the claim
