@@ -24,7 +24,13 @@ from permem.classify import sensitivity_of
 from permem.erasure.ledger import blocking
 from permem.extraction import lexicon as lx
 from permem.extraction.context import meaning
-from permem.extraction.for_whom import ForWhom, claim_for_whom, request_for_whom, serves
+from permem.extraction.for_whom import (
+    ForWhom,
+    claim_for_whom,
+    names_others,
+    request_for_whom,
+    serves,
+)
 from permem.grants import ALL_SCOPES, covers, owns_memory
 from permem.recall_choice import (
     replaced_from_start,
@@ -232,7 +238,8 @@ def exclusion(
     request = for_whom or request_for_whom(query.text, query.subject)
     # Whom a claim is for includes what it points back to ("Those meals must be vegan" after
     # "I often cook for my flatmate").
-    if not serves(claim_for_whom(meaning(record.claim, record.evidence)), record.kind, request):
+    said = meaning(record.claim, record.evidence)
+    if not serves(claim_for_whom(said), record.kind, request, names_other=names_others(said)):
         # "For me alone: …" is not for a table for two; the user's own tastes are not for a
         # flight booked for someone else.
         return "for_whom"

@@ -9,7 +9,13 @@ from datetime import datetime, timedelta, timezone
 
 from permem import policy
 from permem.extraction.cues import Cue, select, sentences
-from permem.extraction.for_whom import ForWhom, claim_for_whom, request_for_whom, serves
+from permem.extraction.for_whom import (
+    ForWhom,
+    claim_for_whom,
+    names_others,
+    request_for_whom,
+    serves,
+)
 from permem.extraction.modality import finding, retracts
 from permem.extraction.speakers import attribute
 from permem.recall_choice import superseded_in_time
@@ -185,6 +191,23 @@ def test_a_rule_serves_only_the_requests_it_is_for() -> None:
     assert not serves(ForWhom.ANY, Kind.PREFERENCE, ForWhom.OTHERS)
     assert serves(ForWhom.ANY, Kind.INSTRUCTION, ForWhom.OTHERS)
     assert serves(ForWhom.ANY, Kind.PREFERENCE, ForWhom.SHARED)
+
+
+def test_a_request_for_the_user_alone_uses_no_rule_that_names_someone_else() -> None:
+    subject = "t.oyelaran"
+    for text in ("plan a dinner just for me on Friday", "a film to watch alone tonight",
+                 "a weekend trip by myself", "lunch for me alone"):  # fmt: skip
+        assert request_for_whom(text, subject) is ForWhom.ALONE, text
+    rule = "my flatmate is vegan, so dinners at home stay plant-based"
+    assert names_others(rule)
+    assert not names_others("I'm vegan, so dinners stay plant-based")
+    assert not serves(claim_for_whom(rule), Kind.CONSTRAINT, ForWhom.ALONE, names_other=True)
+    # Said the same way, it still serves the default request, and a rule of the user's own
+    # serves the request for them alone.
+    assert serves(claim_for_whom(rule), Kind.CONSTRAINT, ForWhom.SELF, names_other=True)
+    assert serves(ForWhom.ANY, Kind.CONSTRAINT, ForWhom.ALONE, names_other=False)
+    assert serves(ForWhom.SELF, Kind.PREFERENCE, ForWhom.ALONE)
+    assert not serves(ForWhom.SHARED, Kind.CONSTRAINT, ForWhom.ALONE)
 
 
 def test_a_habit_under_its_occasion_is_a_statement_not_a_question() -> None:

@@ -17,7 +17,10 @@ from permem.extraction.context import Conversations, antecedent, leans_back, sen
 from permem.extraction.cues import Cue, select
 from permem.extraction.directives import standing_directive
 from permem.extraction.modality import called_off, considered, hypothetical, own_conduct, retracts
+from permem.extraction.rules import _root, counterfactual
 from permem.forget import Target, block, erase, verify
+from permem.logs import parse_message
+from permem.nlp import load_pipeline
 from permem.recall import superseded_in_time
 from permem.records import (
     Kind,
@@ -29,7 +32,7 @@ from permem.records import (
     Status,
     UserMemory,
 )
-from permem.runtime import runtime
+from permem.runtime import runtime, shared_extractor
 from permem.settings import Settings
 from permem.temporal import GOVERNED, resolve, starts
 from tests.conftest import recalled_claims, user_line, write_jsonl
@@ -178,6 +181,40 @@ def test_hypotheticals(text: str) -> None:
 )
 def test_not_hypotheticals(text: str) -> None:
     assert not hypothetical(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "unreal"),
+    [
+        # A condition in the past beside "would"/"could"/"might", however it is worded.
+        ("We'd go fully vegan if my partner had her way.", True),
+        ("If my knee was better I'd run every day.", True),
+        ("If we moved to the coast we could get a boat.", True),
+        ("Were I to retire early, I'd move to Portugal.", True),
+        # Someone else's wish.
+        ("My husband would love us to go keto.", True),
+        # A condition in the present is a rule for when it holds; a preference is one.
+        ("If it's sunny I'd cycle, honestly.", False),
+        ("I'd prefer replies in French.", False),
+        ("I would never eat pork.", False),
+        ("If it rains, I always take the bus.", False),
+    ],
+)
+def test_a_counterfactual_is_read_from_the_grammar(text: str, unreal: bool) -> None:
+    doc = load_pipeline()(text)
+    assert counterfactual(doc, _root(doc)) is unreal
+
+
+def test_a_claim_cut_from_its_condition_is_still_counterfactual() -> None:
+    """The extractor keeps "I'd move to Portugal" of "Were I to retire early, ...": the words
+    cut off before it still make it one, and the gate never stores it."""
+    text = "Were I to retire early, I'd move to Portugal."
+    found = shared_extractor().extract([parse_message(user_line("m1", text))])
+    assert found
+    assert all(Cue.HYPOTHETICAL in c.cues for c in found), [c.claim_text for c in found]
+    doc = load_pipeline()("I'd move to Portugal")
+    assert counterfactual(doc, _root(doc), "Were I to retire early, ")
+    assert not counterfactual(doc, _root(doc), "")
 
 
 def test_considered_and_called_off() -> None:

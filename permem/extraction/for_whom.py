@@ -24,6 +24,7 @@ class ForWhom(StrEnum):
     OTHERS = "others"  # someone else, not the user
     SHARED = "shared"  # the user with someone else
     ANY = "any"  # a claim that names no one: it holds wherever the user's memory does
+    ALONE = "alone"  # a request for the user alone, said so ("a dinner just for me")
 
 
 _RELATION = "|".join(sorted((re.escape(r) for r in RELATIONS), key=len, reverse=True))
@@ -68,6 +69,18 @@ _REQUEST_SHARED = re.compile(
     rf"\bfor\s+(?:me\s+and\s+\S+|\S+\s+and\s+me|{_GROUP})\b|\bwith\s+(?:my\s+(?:{_RELATION})|"
     r"[A-Z][\w'-]+)\b|\bme\s+and\s+(?:my\s+)?[\w'-]+\b",
 )
+_REQUEST_ALONE = re.compile(
+    r"\b(?:just|only)\s+(?:for\s+)?me\b|\bfor\s+me\s+(?:alone|only)\b|\bfor\s+myself\b|"
+    r"\bby\s+myself\b|\bon\s+my\s+own\b|\b(?:solo|alone)\b",
+    re.IGNORECASE,
+)
+# A claim that names someone besides the user: a relation ("my flatmate", "our son"), a masked
+# name, or the user together with others ("both of us").
+_NAMES_OTHERS = re.compile(
+    rf"\b(?:my|our|his|her|their)\s+(?:\w+\s+)?(?:{_RELATION})\b|<PERSON>|"
+    rf"\b(?:both\s+of\s+us|the\s+two\s+of\s+us|us\s+(?:both|two|all)|all\s+of\s+us)\b",
+    re.IGNORECASE,
+)
 _REQUEST_OTHER = re.compile(
     rf"\bfor\s+(?:my|our)\s+(?:\w+\s+)?(?:{_RELATION})\b|\bfor\s+(?P<name>[A-Z][\w'-]+)\b",
 )
@@ -103,24 +116,33 @@ def request_for_whom(text: str, subject: str) -> ForWhom:
         name = (found.group("name") or "").casefold()
         if not name or (name not in _NOT_PEOPLE and name not in own):
             return ForWhom.OTHERS
-    return ForWhom.SELF
+    return ForWhom.ALONE if _REQUEST_ALONE.search(text) else ForWhom.SELF
 
 
-def serves(claim: ForWhom, kind: Kind, request: ForWhom) -> bool:
+def names_others(claim: str) -> bool:
+    """Whether a claim names someone besides the user ("my flatmate is vegan, so ...")."""
+    return _NAMES_OTHERS.search(claim) is not None
+
+
+def serves(claim: ForWhom, kind: Kind, request: ForWhom, *, names_other: bool = False) -> bool:
     """Whether a claim for `claim` (of `kind`) may be used for a request for `request`. A
     reading for no request in particular (`request` ANY: the synthesized profile) uses every
-    claim, whomever it is for."""
+    claim, whomever it is for. A request for the user alone, said so ("a dinner just for me"),
+    uses no claim that names someone besides the user (`names_other`: "my flatmate is vegan,
+    so we eat plant-based"), whatever whom the claim says it is for."""
     if request is ForWhom.ANY:
         return True
+    if request is ForWhom.ALONE and names_other:
+        return False
     if claim is ForWhom.SELF:
-        return request is ForWhom.SELF
+        return request in (ForWhom.SELF, ForWhom.ALONE)
     if claim in (ForWhom.OTHERS, ForWhom.SHARED):
-        return request is not ForWhom.SELF
+        return request not in (ForWhom.SELF, ForWhom.ALONE)
     # The user's own tastes are theirs: a request only for someone else does not use them.
     return not (request is ForWhom.OTHERS and kind is Kind.PREFERENCE)
 
 
-__all__ = ["ForWhom", "claim_for_whom", "request_for_whom", "serves"]
+__all__ = ["ForWhom", "claim_for_whom", "names_others", "request_for_whom", "serves"]
 
 
 # Last, so that what imports these names gets them guarded (permem.extraction.prefilter).

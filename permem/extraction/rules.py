@@ -92,6 +92,64 @@ def _is_imperative(doc: Doc, root: Token, subject: Token | None) -> bool:
 _PAST_AUX = frozenset({"got", "had", "was", "were"})
 
 
+# The modal of a world that is not this one: "we'd go vegan if ...", "I could move if ...".
+_UNREAL_MODALS = frozenset({"would", "'d", "could", "might"})
+# What opens a condition: "if", "unless", "supposing", "assuming", "provided", "in case".
+_CONDITION_MARKS = frozenset({"if", "unless", "suppose", "supposing", "assuming", "provided"})
+# What a condition said by inversion opens with: "were I to retire", "had we known".
+_INVERTED = frozenset({"were", "had"})
+# A wish: "my husband would love us to go keto", "she'd like us to move".
+_WISH = frozenset({"love", "like", "want", "prefer", "rather"})
+
+
+_CONDITION_CUT = re.compile(
+    r"^\W*(?:(?:and|but|so)\s+)?(?:if|unless|suppose|supposing|assuming|provided|in\s+case|"
+    r"(?:were|had)\s+(?:i|we|you|he|she|they|it)\b)",
+    re.IGNORECASE,
+)
+
+
+_SENTENCE_END = re.compile(r"[.!?;\n]")
+
+
+def counterfactual(doc: Doc, root: Token, cut: str = "") -> bool:
+    """The sentence speaks of a world that is not this one, read from its grammar whatever
+    its words: a main verb under "would"/"could"/"might" beside a condition in the past
+    ("we'd go fully vegan if my partner had her way", "were I to retire early, I'd move to
+    Portugal"), or someone else's wish ("my husband would love us to go keto"). A condition
+    in the present ("if it rains I'd take the bus") is a rule for when it holds, and the
+    user's own "I'd prefer ..." a preference: neither is counterfactual. `cut`: the words of
+    its sentence before the claim ("Were I to retire early, "): a condition there makes the
+    claim counterfactual, since the claim no longer carries it."""
+    modal = next((c for c in root.children if c.dep_ == "aux" and c.lower_ in _UNREAL_MODALS), None)
+    if modal is None:
+        return False
+    if cut and _CONDITION_CUT.search(cut):
+        return True
+    for clause in root.children:
+        if clause.dep_ != "advcl":
+            continue
+        words = list(clause.subtree)
+        opens = words[0].lower_ if words else ""
+        marked = any(m.dep_ == "mark" and m.lower_ in _CONDITION_MARKS for m in clause.children)
+        marked = marked or (opens == "in" and len(words) > 1 and words[1].lower_ == "case")
+        inverted = opens in _INVERTED and any(
+            c.dep_.startswith("nsubj") and c.i > words[0].i for c in clause.children
+        )
+        past = clause.tag_ == "VBD" or any(
+            c.dep_ in ("aux", "auxpass") and c.tag_ == "VBD" for c in clause.children
+        )
+        if inverted or (marked and past):
+            return True
+    subject = _subject(root)
+    return (
+        modal.lower_ in ("would", "'d")
+        and root.lemma_ in _WISH
+        and subject is not None
+        and subject.lower_ not in _SELF
+    )
+
+
 def _reports_past(root: Token) -> bool:
     """The sentence's main verb reports the past: a past tense ("moved to Ghent in the
     spring"), or a participle standing alone or with a past auxiliary, as in a sentence
@@ -336,6 +394,9 @@ class RuleExtractor:
                 or Cue.KEPT_DATE in cues  # "Pavel's birthday is November 19"
             ):
                 return None
+        before = sentence.message.text[: sentence.start + a]
+        if counterfactual(doc, root, _SENTENCE_END.split(before)[-1]):
+            cues.add(Cue.HYPOTHETICAL)
         if Cue.BELIEF not in cues and Cue.TASTE not in cues and world_claim(doc):
             # How the world is, said by the speaker, whatever the words ("as far as I know,
             # bulls hate red"): a belief, kept only with a consequence for their own conduct.
