@@ -13,7 +13,7 @@ from datetime import datetime
 from permem import policy
 from permem.extraction import Candidate, Cue, imports
 from permem.extraction import lexicon as lx
-from permem.extraction.context import meaning
+from permem.extraction.context import leans_back, meaning
 from permem.extraction.modality import changed_state
 from permem.extraction.sensitive import PERSONAL, SPECIAL
 from permem.occasions import occasion
@@ -184,10 +184,15 @@ def _later_start_carries_back(
 ) -> list[Classification]:
     """A claim that starts later and points back at another claim of its message ("I got the
     job in Montreal! As of November 1st I'll be living there") moves that claim's start with
-    it: both describe the coming change, neither holds before it."""
+    it: both describe the coming change, neither holds before it. Pointing back is a word that
+    refers back (`leans_back`: "there", "it", "then") or a content word the two share; a
+    statement merely said beside it ("I'm vegan and next month I start a new job") keeps its
+    own start."""
     for i, (later, k_later) in enumerate(zip(candidates, found, strict=True)):
         if k_later.valid_from <= k_later.observed_at or not later.context:
             continue
+        refers = leans_back(later.claim_text)
+        named = policy.reference_words(later.claim_text)
         for j, (other, k_other) in enumerate(zip(candidates, found, strict=True)):
             if (
                 j != i
@@ -195,6 +200,7 @@ def _later_start_carries_back(
                 and other.claim_end <= later.claim_start
                 and other.claim_text.strip() in later.context
                 and k_other.valid_from < k_later.valid_from
+                and (refers or bool(named & policy.reference_words(other.claim_text)))
             ):
                 until = k_other.valid_until
                 if until is not None and until <= k_later.valid_from:
@@ -272,6 +278,36 @@ def _cause_before(claim: str, context: str | None) -> str | None:
     return head[: found.start()] if found is not None and found.start() > 0 else None
 
 
+# What opens a clause or phrase that sets the occasion of the rest of its sentence: "in case
+# it rains tomorrow, ...", "because of the marathon on Sunday, ...", "..., as it's my
+# birthday tomorrow", "with the in-laws here this weekend, ...".
+_OCCASION_OPENER = re.compile(
+    r"^\W*(?:(?:and|but|so)\s+)?(?:in\s+case|because(?:\s+of)?|since|as|when(?:ever)?|while|"
+    r"with|given|if|for|on|during|until|till|before|after|now\s+that)\b",
+    re.IGNORECASE,
+)
+_SENTENCE_BREAK = re.compile(r"[.!?;\n]")
+
+
+def _adjunct_around(claim: str, context: str | None) -> str | None:
+    """The clause or phrase of the claim's own sentence, cut off it, that sets when the claim
+    holds: before it ("In case it rains tomorrow, I'll take the bus") or after it ("I'm
+    treating myself to steak, as it's my birthday tomorrow"), opened by a word that makes it
+    the claim's occasion or reason. None when the claim is its whole sentence."""
+    if not context:
+        return None
+    at = context.find(claim.strip())
+    if at < 0:
+        return None
+    head = _SENTENCE_BREAK.split(context[:at])[-1].strip(" ,-–—:")
+    if head and _OCCASION_OPENER.search(head):
+        return head
+    tail = _SENTENCE_BREAK.split(context[at + len(claim.strip()) :])[0].strip(" ,-–—:")
+    if tail and _OCCASION_OPENER.search(tail):
+        return tail
+    return None
+
+
 def classify(candidate: Candidate) -> Classification:
     message = candidate.message
     text = candidate.claim_text
@@ -319,6 +355,10 @@ def classify(candidate: Candidate) -> Classification:
         span = occasion(support, message.ts, doc=candidate.doc) or (
             occasion(cause, message.ts, doc=candidate.doc) if cause is not None else None
         )
+        if span is None and (adjunct := _adjunct_around(text, candidate.context)) is not None:
+            # The occasion the rest of its sentence names ("in case it rains tomorrow"):
+            # the claim was cut from it, and holds for it.
+            span = occasion(adjunct, message.ts, doc=candidate.doc)
         if span is not None and span[1] > validity.valid_from:
             validity = replace(validity, valid_until=span[1])
     if lx.PAST_HABIT.search(text) and not lx.STILL_SO.search(text):

@@ -10,10 +10,14 @@ from pathlib import Path
 
 import pytest
 
+from permem.classify import classify_all
+from permem.extraction.cues import sentences
 from permem.extraction.modality import changed_state, retracts, takes_back
+from permem.logs import parse_message
 from permem.nlp import load_pipeline
 from permem.occasions import occasion
 from permem.request_time import about, periods
+from permem.runtime import shared_extractor
 from permem.settings import Settings
 from tests.conftest import ingest, recalled_claims, user_line
 
@@ -195,3 +199,64 @@ def test_a_new_state_without_an_i_replaces_the_old_through_the_stores(
     )
     assert any("judo" in c for c in claims), claims
     assert not any("swimming" in c for c in claims), claims
+
+
+@pytest.mark.parametrize(
+    ("said", "claim_word", "last_day"),
+    [
+        ("In case it rains tomorrow, I'll take the bus.", "bus", date(2026, 6, 13)),
+        ("Because of the marathon on Sunday, I'm skipping alcohol.", "alcohol", date(2026, 6, 14)),
+    ],
+)
+def test_a_clause_holds_for_the_occasion_the_rest_of_its_sentence_names(
+    said: str, claim_word: str, last_day: date
+) -> None:
+    """The claim was cut from the clause that names its occasion: it still holds for it only."""
+    message = parse_message(user_line("m1", said, ts=FRIDAY.isoformat()))
+    candidates = [c for c in shared_extractor().extract([message]) if claim_word in c.claim_text]
+    assert len(candidates) == 1
+    [found] = classify_all(candidates)
+    end = datetime.combine(last_day + timedelta(days=1), datetime.min.time(), ZONE)
+    assert found.valid_until == end
+
+
+@pytest.mark.parametrize(
+    "said", ["I take the bus when it rains.", "I'm vegan, as my whole family is."]
+)
+def test_a_clause_without_an_occasion_beside_it_stays_open(said: str) -> None:
+    message = parse_message(user_line("m1", said, ts=FRIDAY.isoformat()))
+    candidates = shared_extractor().extract([message])
+    assert candidates
+    assert all(c.valid_until is None for c in classify_all(candidates))
+
+
+def test_a_time_named_before_a_restart_belongs_to_the_second_statement() -> None:
+    text = "I'm vegetarian, and tomorrow I'm at my mum's."
+    assert [text[a:b] for a, b in sentences(text)] == [
+        "I'm vegetarian",
+        "and tomorrow I'm at my mum's.",
+    ]
+    message = parse_message(user_line("m1", text, ts=FRIDAY.isoformat()))
+    [diet] = [c for c in shared_extractor().extract([message]) if "vegetarian" in c.claim_text]
+    [found] = classify_all([diet])
+    assert found.valid_until is None
+
+
+@pytest.mark.parametrize(
+    ("said", "moves"),
+    [
+        # The later claim points back ("there"): both describe the coming change.
+        ("I got the job in Montreal! As of November 1st I'll be living there.", True),
+        # Said beside it, a statement keeps its own start.
+        ("I'm vegan and next month I start a new job.", False),
+        ("No calls before 10, and on Friday I'm off entirely.", False),
+    ],
+)
+def test_a_later_start_moves_only_the_claim_it_points_back_at(said: str, moves: bool) -> None:
+    message = parse_message(user_line("m1", said, ts=FRIDAY.isoformat()))
+    candidates = shared_extractor().extract([message])
+    found = classify_all(candidates)
+    first = found[0]
+    assert max(k.valid_from for k in found) > FRIDAY
+    read = [(c.claim_text, k.valid_from) for c, k in zip(candidates, found, strict=True)]
+    assert (first.valid_from > FRIDAY) is moves, read

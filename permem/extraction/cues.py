@@ -59,7 +59,11 @@ _SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?]+(?=\S))+[.!?]*")
 # A new clause starts where the speaker restarts with themselves as subject.
 _CLAUSE_BREAK = re.compile(
     r"(?:,\s*|;\s*|\s+-+\s+|\s+—\s+|\s+(?:and|but|so|plus)\s+)"
-    r"(?=(?:(?:now|nowadays|actually|instead|currently|these\s+days)\s*,?\s+)?"
+    r"(?=(?:(?:now|nowadays|actually|instead|currently|these\s+days|"
+    # A time named before the restart: "I'm vegetarian, and tomorrow I'm at my mum's" is two
+    # statements, and the day belongs to the second only.
+    r"today|tonight|tomorrow|(?:this|next|on|from|until|till)\s+[\w-]+(?:\s+\d{1,2}\w*)?)"
+    r"\s*,?\s+)?"
     r"(?:i|i'm|im|i've|i'd|i am|i was|my)\b)",
     re.IGNORECASE,
 )
