@@ -35,6 +35,7 @@ from spacy.language import Language
 from permem.redaction._addresses import StreetAddressRecognizer
 from permem.redaction._identifiers import IntroducedNumberRecognizer, secret_url_recognizer
 from permem.redaction._names import NameRecognizer
+from permem.redaction._needs import guard
 from permem.redaction._secrets import secret_recognizers
 
 __all__ = ["LANGUAGE", "recognizers"]
@@ -43,7 +44,15 @@ LANGUAGE = "en"
 
 
 def recognizers(nlp: Language) -> list[LocalRecognizer]:
-    """Every recognizer the redactor runs (English only)."""
+    """Every recognizer the redactor runs (English only), each pattern recognizer behind the
+    test of the characters its patterns need (`_needs.guard`)."""
+    found = _all(nlp)
+    for recognizer in found:
+        guard(recognizer)
+    return found
+
+
+def _all(nlp: Language) -> list[LocalRecognizer]:
     return [
         NameRecognizer(),
         EmailRecognizer(),
