@@ -70,6 +70,7 @@ def test_a_guarded_recognizer_finds_what_the_bare_one_finds_on_the_corpus(tmp_pa
         "card 4111 1111 1111 1111, iban GB82 WEST 1234 5698 7654 32, ssn 078-05-1120",
         "mail me at ana@example.org or 10.0.0.1; btc 1BoatSLRHtKNngkdXEeobR76b53LETtpyT",
         "MY NINO IS QQ123456C AND MY NHS NUMBER 943 476 5919",
+        "call me on +44 20 7946 0958 or (212) 555-0147 ext. 12, not after 9pm",
     }
     assert len(texts) > 1_000
     for recognizer in _guarded():
@@ -88,6 +89,14 @@ def test_a_guarded_recognizer_finds_what_the_bare_one_finds_on_texts_of_its_char
     text = "".join(p.upper() if rnd.random() < 0.3 else p for p in pieces)
     for recognizer in _guarded():
         _same(recognizer, text)
+
+
+def test_the_phone_recognizer_needs_a_digit() -> None:
+    """Every number `phonenumbers` finds was first a match of its candidate pattern, and that
+    pattern needs a digit (the other characters it allows are not in ASCII text)."""
+    [phone] = [r for r in _guarded() if r.name == "PhoneRecognizer"]
+    assert phone.analyze.args[1] == frozenset("0123456789")
+    assert phone.analyze("call me on +44 20 7946 0958", ["PHONE_NUMBER"], None)
 
 
 def test_only_a_text_without_any_needed_character_is_skipped() -> None:

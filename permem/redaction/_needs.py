@@ -26,7 +26,9 @@ from re import _constants as sre  # type: ignore[attr-defined]
 from re import _parser as sre_parse  # type: ignore[attr-defined]
 from typing import Any
 
+from phonenumbers import phonenumbermatcher
 from presidio_analyzer import PatternRecognizer
+from presidio_analyzer.predefined_recognizers import PhoneRecognizer
 
 __all__ = ["guard", "needs"]
 
@@ -36,7 +38,7 @@ _CATEGORIES = {
     sre.CATEGORY_SPACE: frozenset(" \t\n\r\f\v"),
 }
 # Syntax the `regex` module reads and Python's parser reads otherwise, or not at all.
-_FOREIGN = re.compile(r"\\[pPLNXGKmM]|\[:|\(\?[V|&R]|\(\?\d")
+_FOREIGN = re.compile(r"\\[pPLNXGKmM]|\[:\^?[a-z]+:\]|\(\?[V|&R]|\(\?\d")
 _WIDEST = 40  # a class of more characters than this says little: no test
 
 
@@ -48,7 +50,11 @@ def _item(op: Any, arg: Any) -> frozenset[str] | None:
     """The characters one of which a single pattern item always consumes, or None."""
     if op is sre.LITERAL:
         char = chr(arg)
-        return _swapped(frozenset(char)) if char in _ASCII else None
+        if char in _ASCII:
+            return _swapped(frozenset(char))
+        # Another script's letter may fold to an ASCII one ("ſ" to "s"); any other character
+        # is in no ASCII text, so the item can never match one.
+        return None if char.isalpha() else frozenset()
     if op is sre.IN:
         chars: set[str] = set()
         for kind, value in arg:
@@ -56,16 +62,16 @@ def _item(op: Any, arg: Any) -> frozenset[str] | None:
                 chars.add(chr(value))
             elif kind is sre.RANGE:
                 low, high = value
-                chars.update(chr(i) for i in range(low, min(high, 127) + 1))
-                if high > 127:
+                if high > 127 and any(chr(i).isalpha() for i in range(max(low, 128), high + 1)):
                     return None
+                chars.update(chr(i) for i in range(low, min(high, 127) + 1))
             elif kind is sre.CATEGORY and value in _CATEGORIES:
                 chars.update(_CATEGORIES[value])
             else:  # a negated class, \w, \W, ...: too wide to say anything
                 return None
-        if not chars <= _ASCII:
-            return None
-        found = _swapped(frozenset(chars))
+        if any(c.isalpha() for c in chars - _ASCII):
+            return None  # a letter of another script may fold to an ASCII one
+        found = _swapped(frozenset(chars) & _ASCII)
         return found if len(found) <= _WIDEST else None
     if op in (sre.MAX_REPEAT, sre.MIN_REPEAT, getattr(sre, "POSSESSIVE_REPEAT", None)):
         low, _, body = arg
@@ -119,20 +125,31 @@ def _chars(text: str) -> frozenset[str] | None:
     return frozenset(text) if text.isascii() else None
 
 
+def _patterns(recognizer: Any) -> list[str] | None:
+    """The patterns every match of `recognizer` is a match of: its own, or for the phone
+    recognizer the candidate pattern of `phonenumbers`' matcher (every number it finds was
+    first a match of that pattern); None for any other recognizer."""
+    if isinstance(recognizer, PatternRecognizer):
+        target: Any = recognizer
+        return [p.regex for p in target.patterns] or None
+    if isinstance(recognizer, PhoneRecognizer):
+        return [phonenumbermatcher._PATTERN.pattern]
+    return None
+
+
 def guard(recognizer: Any) -> bool:
-    """Have a pattern recognizer skip texts that hold no character any of its patterns needs
-    (True), or leave it as it is when one of its patterns needs none (False)."""
-    if not isinstance(recognizer, PatternRecognizer):
-        return False
-    target: Any = recognizer
-    if not target.patterns:
+    """Have a recognizer skip texts that hold no character any of its patterns needs (True),
+    or leave it as it is when it has none or one of them needs none (False)."""
+    patterns = _patterns(recognizer)
+    if patterns is None:
         return False
     wanted: set[str] = set()
-    for pattern in target.patterns:
-        found = needs(pattern.regex)
+    for pattern in patterns:
+        found = needs(pattern)
         if found is None:
             return False
         wanted |= found
+    target: Any = recognizer
     analyze: Callable[..., list[Any]] = target.analyze
     target.analyze = functools.partial(_guarded, analyze, frozenset(wanted))
     target.bare_analyze = analyze
