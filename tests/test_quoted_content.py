@@ -364,3 +364,15 @@ def test_pasted_content_leaves_no_usable_claim_but_own_sentences_stay(
     assert any(
         "Thai food" in claim for claim in recalled_claims(pasted_run, "what food do I love?")
     )
+
+
+@hypothesis_settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab1_' ’.,\n\t\"“”é-")), max_size=40))
+def test_the_first_and_last_word_are_read_as_the_word_pattern_reads_them(text: str) -> None:
+    from permem.extraction.quoted import _Finder
+    from permem.extraction.quoted_forms import _WORDS
+
+    words = list(_WORDS.finditer(text))
+    finder = _Finder(text)
+    assert finder.first_word == (words[0].start() if words else len(text))
+    assert finder.last_word == (words[-1].end() if words else 0)

@@ -65,6 +65,9 @@ from permem.extraction.quoted_forms import (
 __all__ = ["QuotedSpan", "is_lead_in", "pieces", "quoted_spans"]
 
 
+_WORD_CHAR = re.compile(r"\w")
+
+
 class _Finder:
     """Collects spans form by form; a later form only looks where no earlier one matched."""
 
@@ -80,9 +83,12 @@ class _Finder:
         self.scan_budget = 8 * len(text) + 1000
         # Likewise the characters of lead-in sentences the word lists may read.
         self.lead_budget = 2 * len(text) + 2000
-        words = list(_WORDS.finditer(text))
-        self.first_word = words[0].start() if words else len(text)
-        self.last_word = words[-1].end() if words else 0
+        # Where the first word (`_WORDS`) starts and the last one ends: a word starts and ends
+        # with a word character, so these are the first and the last of them.
+        first = _WORD_CHAR.search(text)
+        last = _WORD_CHAR.search(text[::-1])
+        self.first_word = first.start() if first else len(text)
+        self.last_word = len(text) - last.start() if last else 0
 
     def taken(self, position: int) -> bool:
         """`position`, or the first non-blank character from it, is inside a span."""
