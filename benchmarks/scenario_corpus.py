@@ -53,6 +53,11 @@ def table(report: HarnessReport) -> list[str]:
     lines.append("    causes: " + "; ".join(f"{k} {v}" for k, v in report.causes().items()))
     kinds = report.wrong_kinds()
     lines.append("    wrong by kind: " + ("; ".join(f"{k} {v}" for k, v in kinds.items()) or "-"))
+    # The same causes family by family: where each family's misses and wrongs come from.
+    for family in report.families:
+        causes = report.causes(family)
+        if causes:
+            lines.append(f"    {family}: " + "; ".join(f"{k} {v}" for k, v in causes.items()))
     return lines
 
 

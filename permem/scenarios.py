@@ -118,11 +118,14 @@ class HarnessReport:
     def failed(self) -> bool:
         return self.total.failed
 
-    def causes(self) -> dict[str, int]:
+    def causes(self, family: str | None = None) -> dict[str, int]:
         """How many misses and wrong personalizations had each cause (`miss_cause`,
-        `wrong_cause`): counts only, no text, so a held-apart half can be read this way."""
+        `wrong_cause`), over every scenario or those of one family: counts only, no text, so a
+        held-apart half can be read this way."""
         counted: dict[str, int] = {}
         for scenario in self.scenarios:
+            if family is not None and family not in scenario.families:
+                continue
             for detail in scenario.details:
                 if "miss" in detail:
                     key = f"miss {detail['cause']}"

@@ -109,6 +109,8 @@ def test_wrong_personalizations_leaks_and_mismatches_are_counted(
         "miss active_not_returned": 1,
         "wrong said_between, without_relevant": 1,
     }
+    assert report.causes("poisoning") == report.causes()
+    assert report.causes("temporal") == {}
     # "I'm vegetarian" is stored as a dietary constraint of Ana's.
     assert wrong["kind"] == "constraint" and report.wrong_kinds() == {"constraint": 1}
     assert report.failed
