@@ -141,11 +141,25 @@ def _day(phrase: str, ts: datetime) -> tuple[date, bool] | None:
     return None
 
 
+_INSIDE = re.compile(r"\b(?:on|by)\s+", re.IGNORECASE)
+
+
+def _day_inside(phrase: str, ts: datetime) -> tuple[date, bool] | None:
+    """The day a clause after the marker names, when the marker opens an event rather than a
+    date: "until my exams finish on June 12", "till I'm back on the 3rd"."""
+    for found in _INSIDE.finditer(phrase):
+        day = _day(phrase[found.end() :], ts)
+        if day is not None:
+            return day
+    return None
+
+
 def end_day(text: str, ts: datetime) -> datetime | None:
     """When a claim said at `ts` ends, read from an end marker and the day after it: the
     local midnight after that day (an end date is inclusive of its day), or None."""
     for marker in _END.finditer(text):
-        found = _day(_phrase(text, marker.end()), ts)
+        phrase = _phrase(text, marker.end())
+        found = _day(phrase, ts) or _day_inside(phrase, ts)
         if found is not None:
             day, period = found
             # "until Friday" holds through Friday; "until 2027" ends as 2027 begins.
@@ -195,10 +209,15 @@ def names_bound(text: str) -> bool:
     on when it is asked; "from this week" names none)."""
     if _AHEAD.search(text) or _IN_UNITS_OPENS.match(text):
         return True
-    return any(
+    if any(
         _day(_phrase(text, marker.end()), _REFERENCE) is not None
         for pattern in (_END, _START)
         for marker in pattern.finditer(text)
+    ):
+        return True
+    return any(
+        _day_inside(_phrase(text, marker.end()), _REFERENCE) is not None
+        for marker in _END.finditer(text)
     )
 
 

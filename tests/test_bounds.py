@@ -33,6 +33,9 @@ def _local(month: int, day: int, year: int = 2026) -> datetime:
         ("at my parents' for the next fortnight", TS + timedelta(weeks=2)),
         ("over the next three weeks I'm on a cut", TS + timedelta(weeks=3)),
         ("the next 10 days are madness", TS + timedelta(days=10)),
+        # The marker opens an event, and the event's day ends the claim.
+        ("until my exams finish on August 12, no social plans", _local(8, 13)),
+        ("no drinks till the marathon on Friday", _local(7, 18)),
     ],
 )
 def test_an_end_marker_and_any_wording_of_a_day_end_the_claim(text: str, until: datetime) -> None:
