@@ -123,3 +123,13 @@ def test_no_code_tells_a_pattern_by_its_compiled_object() -> None:
         if re.search(r"\.re\s+(?:is|==)\s", line)
     ]
     assert asked == []
+
+
+def test_a_pattern_guarded_after_a_text_was_scanned_still_finds_it() -> None:
+    """The scanner remembers what it found in recent texts; a pattern guarded later (a module
+    imported late) must not read a remembered text as lacking its strings."""
+    text = "the zyxwvut protocol is what I use"
+    early = Guarded(re.compile(r"\bprotocol\b"), frozenset({"protocol"}))
+    assert early.search(text) is not None  # the text is scanned and remembered
+    late = Guarded(re.compile(r"\bzyxwvut\b"), frozenset({"zyxwvut"}))
+    assert late.search(text) is not None

@@ -164,7 +164,11 @@ class _Scanner:
         self._seen: MutableMapping[str, frozenset[int] | None] = {}
 
     def ids(self, strings: frozenset[str]) -> frozenset[int]:
-        self._automaton = None  # built again, with these, on the next scan
+        # The automaton is built again, with these, on the next scan; what was found in the
+        # texts seen so far does not include them, so it is forgotten too (a pattern guarded
+        # after texts were scanned must not read a remembered text as missing its strings).
+        self._automaton = None
+        self._seen.clear()
         return frozenset(self._ids.setdefault(s, len(self._ids)) for s in strings)
 
     def holds(self, text: str) -> frozenset[int] | None:
