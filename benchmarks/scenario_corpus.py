@@ -23,7 +23,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from permem import corpus
-from permem.scenarios import HarnessReport, Outcome, run_scenarios
+from permem.scenario_report import HarnessReport, Outcome
+from permem.scenarios import run_scenarios
 from permem.settings import Settings
 
 RESULTS = Path(__file__).resolve().parent / "results" / "corpus.txt"

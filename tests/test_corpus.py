@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from permem import corpus
-from permem.scenarios import Outcome, families_of, run_scenarios
+from permem.scenario_report import Outcome
+from permem.scenarios import families_of, run_scenarios
 from permem.settings import Settings
 
 EXPECTED_FAMILIES = {

@@ -45,7 +45,8 @@ def eval_scenarios(
 ) -> None:
     """Run scenarios against fresh stores and score them per family; exit 1 on any wrong
     personalization or leaked substring."""
-    from permem.scenarios import ScenarioReport, run_scenarios
+    from permem.scenario_report import ScenarioReport
+    from permem.scenarios import run_scenarios
 
     def progress(report: ScenarioReport) -> None:
         o = report.outcome

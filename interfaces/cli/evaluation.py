@@ -49,7 +49,7 @@ def variant_table(variants: dict[str, Any], title: str | None = None) -> Table:
 
 def _run(datasets: list[Path], k: int | None) -> dict[str, Any]:
     from permem.eval.lifecycle import run_lifecycle
-    from permem.scenarios import ScenarioReport
+    from permem.scenario_report import ScenarioReport
 
     def progress(dataset: str, report: ScenarioReport) -> None:
         o = report.outcome

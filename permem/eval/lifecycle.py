@@ -30,11 +30,10 @@ from permem.eval.variants import VARIANTS, HistoryIndex, Variant, build_variants
 from permem.logs import read_log
 from permem.recall import MAX_K, RecallQuery, authorize, is_factual_question, parse_query
 from permem.records import Message
+from permem.scenario_report import Outcome, ScenarioReport
 from permem.scenarios import (
     STEPS,
     STEPS_FILE,
-    Outcome,
-    ScenarioReport,
     StoreFactory,
     json_lines,
     run_scenario,
