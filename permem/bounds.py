@@ -154,12 +154,17 @@ def _day_inside(phrase: str, ts: datetime) -> tuple[date, bool] | None:
     return None
 
 
+def _until_day(phrase: str, ts: datetime) -> tuple[date, bool] | None:
+    """The day the phrase after an end marker names: a day ("until Friday"), or the day of
+    the event it opens ("until my exams finish on June 12")."""
+    return _day(phrase, ts) or _day_inside(phrase, ts)
+
+
 def end_day(text: str, ts: datetime) -> datetime | None:
     """When a claim said at `ts` ends, read from an end marker and the day after it: the
     local midnight after that day (an end date is inclusive of its day), or None."""
     for marker in _END.finditer(text):
-        phrase = _phrase(text, marker.end())
-        found = _day(phrase, ts) or _day_inside(phrase, ts)
+        found = _until_day(_phrase(text, marker.end()), ts)
         if found is not None:
             day, period = found
             # "until Friday" holds through Friday; "until 2027" ends as 2027 begins.
@@ -209,15 +214,10 @@ def names_bound(text: str) -> bool:
     on when it is asked; "from this week" names none)."""
     if _AHEAD.search(text) or _IN_UNITS_OPENS.match(text):
         return True
-    if any(
-        _day(_phrase(text, marker.end()), _REFERENCE) is not None
-        for pattern in (_END, _START)
-        for marker in pattern.finditer(text)
-    ):
-        return True
     return any(
-        _day_inside(_phrase(text, marker.end()), _REFERENCE) is not None
-        for marker in _END.finditer(text)
+        read(_phrase(text, marker.end()), _REFERENCE) is not None
+        for pattern, read in ((_END, _until_day), (_START, _day))
+        for marker in pattern.finditer(text)
     )
 
 

@@ -13,7 +13,7 @@ from datetime import datetime
 from permem import policy
 from permem.extraction import Candidate, Cue, imports
 from permem.extraction import lexicon as lx
-from permem.extraction.context import leans_back, meaning
+from permem.extraction.context import CLAUSE_STOP, leans_back, meaning
 from permem.extraction.modality import changed_state
 from permem.extraction.sensitive import PERSONAL, SPECIAL
 from permem.occasions import occasion
@@ -286,7 +286,6 @@ _OCCASION_OPENER = re.compile(
     r"with|given|if|for|on|during|until|till|before|after|now\s+that)\b",
     re.IGNORECASE,
 )
-_SENTENCE_BREAK = re.compile(r"[.!?;\n]")
 
 
 def _adjunct_around(claim: str, context: str | None) -> str | None:
@@ -299,10 +298,10 @@ def _adjunct_around(claim: str, context: str | None) -> str | None:
     at = context.find(claim.strip())
     if at < 0:
         return None
-    head = _SENTENCE_BREAK.split(context[:at])[-1].strip(" ,-–—:")
+    head = CLAUSE_STOP.split(context[:at])[-1].strip(" ,-–—:")
     if head and _OCCASION_OPENER.search(head):
         return head
-    tail = _SENTENCE_BREAK.split(context[at + len(claim.strip()) :])[0].strip(" ,-–—:")
+    tail = CLAUSE_STOP.split(context[at + len(claim.strip()) :])[0].strip(" ,-–—:")
     if tail and _OCCASION_OPENER.search(tail):
         return tail
     return None

@@ -40,6 +40,9 @@ _POINTS_BACK = re.compile(
     re.IGNORECASE,
 )
 _SENTENCE_END = re.compile(r"[.!?]+(?:\s+|$)|\n+")
+# Where a sentence, or a clause after a semicolon, stops: what is cut off a claim is read back
+# to here ("In case it rains tomorrow, I'll take the bus").
+CLAUSE_STOP = re.compile(r"[.!?;\n]")
 # Runs from which `_SENTENCE_END` matches at every position (see `Sentences`).
 _END_AHEAD = re.compile(r"[.!?]+(?=\s|$)|\n")
 _OPENS_BACK = re.compile(r"^\W*(?:that|this|then|there|it|it's|same)\b", re.IGNORECASE)

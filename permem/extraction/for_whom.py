@@ -32,7 +32,9 @@ _ACTS = (
     r"(?:book|books|booking|cook|cooks|cooking|buy|buying|order|ordering|shop|shopping|plan|"
     r"planning|pick|picking|choose|choosing|arrange|arranging|organi[sz]e|get|getting)"
 )
-_GROUP = r"(?:both\s+of\s+us|the\s+two\s+of\s+us|us\s+(?:both|two|all)|all\s+of\s+us|us)"
+# The user together with others: "both of us", "the two of us", "us all".
+_TOGETHER = r"(?:both\s+of\s+us|the\s+two\s+of\s+us|us\s+(?:both|two|all)|all\s+of\s+us)"
+_GROUP = rf"(?:{_TOGETHER}|us)"
 
 _CLAIM_SELF = re.compile(
     r"\bfor\s+me\s+(?:alone|only)\b|\b(?:just|only)\s+for\s+me\b|\bfor\s+myself\b|"
@@ -77,8 +79,7 @@ _REQUEST_ALONE = re.compile(
 # A claim that names someone besides the user: a relation ("my flatmate", "our son"), a masked
 # name, or the user together with others ("both of us").
 _NAMES_OTHERS = re.compile(
-    rf"\b(?:my|our|his|her|their)\s+(?:\w+\s+)?(?:{_RELATION})\b|<PERSON>|"
-    rf"\b(?:both\s+of\s+us|the\s+two\s+of\s+us|us\s+(?:both|two|all)|all\s+of\s+us)\b",
+    rf"\b(?:my|our|his|her|their)\s+(?:\w+\s+)?(?:{_RELATION})\b|<PERSON>|\b{_TOGETHER}\b",
     re.IGNORECASE,
 )
 _REQUEST_OTHER = re.compile(

@@ -20,7 +20,7 @@ from spacy.tokens import Doc, Token
 from permem import temporal
 from permem.extraction import Candidate, modality
 from permem.extraction import lexicon as lx
-from permem.extraction.context import Conversations, antecedent
+from permem.extraction.context import CLAUSE_STOP, Conversations, antecedent
 from permem.extraction.cues import Cue, SentenceCue, select_many
 from permem.extraction.directives import standing_directive
 from permem.extraction.world_claims import world_claim
@@ -102,29 +102,27 @@ _INVERTED = frozenset({"were", "had"})
 _WISH = frozenset({"love", "like", "want", "prefer", "rather"})
 
 
+# The same conditions opening the words cut off before a claim ("Were I to retire early, ").
 _CONDITION_CUT = re.compile(
-    r"^\W*(?:(?:and|but|so)\s+)?(?:if|unless|suppose|supposing|assuming|provided|in\s+case|"
-    r"(?:were|had)\s+(?:i|we|you|he|she|they|it)\b)",
+    rf"^\W*(?:(?:and|but|so)\s+)?(?:{'|'.join(sorted(_CONDITION_MARKS))}|in\s+case|"
+    rf"(?:{'|'.join(sorted(_INVERTED))})\s+(?:i|we|you|he|she|they|it)\b)",
     re.IGNORECASE,
 )
 
 
-_SENTENCE_END = re.compile(r"[.!?;\n]")
-
-
-def counterfactual(doc: Doc, root: Token, cut: str = "") -> bool:
+def counterfactual(doc: Doc, root: Token, before: str = "") -> bool:
     """The sentence speaks of a world that is not this one, read from its grammar whatever
     its words: a main verb under "would"/"could"/"might" beside a condition in the past
     ("we'd go fully vegan if my partner had her way", "were I to retire early, I'd move to
     Portugal"), or someone else's wish ("my husband would love us to go keto"). A condition
     in the present ("if it rains I'd take the bus") is a rule for when it holds, and the
-    user's own "I'd prefer ..." a preference: neither is counterfactual. `cut`: the words of
-    its sentence before the claim ("Were I to retire early, "): a condition there makes the
-    claim counterfactual, since the claim no longer carries it."""
+    user's own "I'd prefer ..." a preference: neither is counterfactual. `before`: the text
+    before the claim; a condition opening the words of its own sentence there ("Were I to
+    retire early, ") makes the claim counterfactual, since the claim no longer carries it."""
     modal = next((c for c in root.children if c.dep_ == "aux" and c.lower_ in _UNREAL_MODALS), None)
     if modal is None:
         return False
-    if cut and _CONDITION_CUT.search(cut):
+    if before and _CONDITION_CUT.search(CLAUSE_STOP.split(before)[-1]):
         return True
     for clause in root.children:
         if clause.dep_ != "advcl":
@@ -394,8 +392,7 @@ class RuleExtractor:
                 or Cue.KEPT_DATE in cues  # "Pavel's birthday is November 19"
             ):
                 return None
-        before = sentence.message.text[: sentence.start + a]
-        if counterfactual(doc, root, _SENTENCE_END.split(before)[-1]):
+        if counterfactual(doc, root, sentence.message.text[: sentence.start + a]):
             cues.add(Cue.HYPOTHETICAL)
         if Cue.BELIEF not in cues and Cue.TASTE not in cues and world_claim(doc):
             # How the world is, said by the speaker, whatever the words ("as far as I know,

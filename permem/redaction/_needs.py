@@ -12,7 +12,7 @@ needs, and run as before on every other text, so it finds exactly what it found.
 Sound for ASCII text, and only tested there: under IGNORECASE every letter is read in both
 cases, a pattern item that is not ASCII, a class that is negated or too wide, and syntax only
 the `regex` module reads (`\\p{...}`, POSIX classes) give no test at all. A text with any other
-character runs every recognizer. `tests/test_redaction.py` checks that a guarded recognizer
+character runs every recognizer. `tests/test_redaction_needs.py` checks that a guarded recognizer
 finds the same as the bare one over the corpus and over texts built from what it needs.
 """
 
