@@ -132,6 +132,25 @@ def write_jsonl(path: Path, records: Iterable[dict[str, Any]]) -> Path:
     return path
 
 
+def corpus_texts(
+    folder: Path, *, per_template: int | None = None, keys: tuple[str, ...] = ("text",)
+) -> set[str]:
+    """The texts of the generated corpus's development half (written into `folder`): every
+    `keys` field of every line of its scenarios' files. Tests that compare a fast path with a
+    bare one read their texts here."""
+    from permem import corpus
+    from permem.scenarios import json_lines, scenario_folders
+
+    sizes = {} if per_template is None else {"per_template": per_template}
+    corpus.generate(folder, half="dev", **sizes)
+    texts: set[str] = set()
+    for scenario in scenario_folders([folder]):
+        for log in scenario.glob("*.jsonl"):
+            for line in json_lines(log):
+                texts.update(v for key in keys if isinstance(v := line.get(key), str))
+    return texts
+
+
 def user_line(
     message_id: str, text: str, *, turn: int = 0, ts: str = "2026-03-01T10:00:00Z", **fields: Any
 ) -> dict[str, Any]:

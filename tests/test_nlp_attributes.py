@@ -10,9 +10,9 @@ import spacy
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from permem import corpus, nlp_attributes
+from permem import nlp_attributes
 from permem.nlp import MODEL, load_pipeline
-from permem.scenarios import json_lines, scenario_folders
+from tests.conftest import corpus_texts
 
 # The ruler's rules of two tokens and its exceptions by word, in several cases and spellings.
 _EXCEPTIONS = [
@@ -37,15 +37,7 @@ def bare() -> Language:
 
 
 def _texts(folder: Path) -> list[str]:
-    corpus.generate(folder, half="dev")
-    texts: set[str] = set(_EXCEPTIONS)
-    for scenario in scenario_folders([folder]):
-        for log in scenario.glob("*.jsonl"):
-            for line in json_lines(log):
-                for key in ("text", "query"):
-                    value = line.get(key)
-                    if isinstance(value, str):
-                        texts.add(value)
+    texts = corpus_texts(folder, keys=("text", "query")) | set(_EXCEPTIONS)
     texts |= {t.lower() for t in list(texts)[:400]} | {t.upper() for t in list(texts)[:400]}
     return sorted(texts)
 

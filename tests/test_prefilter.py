@@ -14,10 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import permem.extraction
-from permem import corpus
 from permem.extraction.cues import sentences
 from permem.extraction.prefilter import Guarded, required
-from permem.scenarios import json_lines, scenario_folders
+from tests.conftest import corpus_texts
 
 
 @pytest.mark.parametrize(
@@ -76,15 +75,8 @@ def test_the_cue_pass_guards_its_patterns() -> None:
 def test_a_guarded_pattern_answers_as_the_bare_one_on_the_corpus(tmp_path: Path) -> None:
     """Over every user message of the corpus's development half and each of its sentences
     (and the same lower-cased, upper-cased, and with a curly apostrophe, which is not ASCII)."""
-    corpus.generate(tmp_path, half="dev", per_template=2)
-    texts: set[str] = set()
-    for folder in scenario_folders([tmp_path]):
-        for log in folder.glob("*.jsonl"):
-            for line in json_lines(log):
-                text = line.get("text")
-                if isinstance(text, str):
-                    texts.add(text)
-                    texts.update(text[a:b] for a, b in sentences(text))
+    texts = corpus_texts(tmp_path, per_template=2)
+    texts |= {text[a:b] for text in texts for a, b in sentences(text)}
     texts |= {t.lower() for t in texts} | {t.upper() for t in texts}
     texts |= {t.replace("'", "\u2019") for t in list(texts)[:500]}
     assert len(texts) > 2_000
