@@ -16,7 +16,7 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from permem import policy
@@ -26,7 +26,7 @@ from permem.extraction import Candidate, Extractor
 from permem.extraction.context import leans_back
 from permem.extraction.speakers import attribute_candidates
 from permem.hashing import subject_fingerprint
-from permem.pipeline_batch import Prepared, Proposal, _claim_id
+from permem.pipeline_batch import Prepared, Proposal, TenantState, _claim_id
 from permem.policy import GateInput
 from permem.quality import IDENTIFIER_PATTERNS
 from permem.records import GateDecision, Message, SourceRef, UserMemory
@@ -134,44 +134,98 @@ def _mask(text: str, entities: Sequence[Any]) -> str:
     return "".join(pieces).strip()
 
 
+def _gate_input(proposal: Proposal, state: TenantState, *, replaces_usable: bool) -> GateInput:
+    candidate, c = proposal.candidate, proposal.classification
+    message = candidate.message
+    return GateInput(
+        role=message.role,
+        incognito=message.incognito,
+        kind=candidate.kind,
+        cues=candidate.cues,
+        origin=c.origin,
+        subject=c.subject,
+        purpose=c.purpose,
+        sensitivity=c.sensitivity,
+        categories=c.categories,
+        requested=c.requested,
+        passing_mention=c.passing_mention,
+        one_off=c.one_off,
+        redacted=bool(proposal.entity_types),
+        secret=carries_secret(proposal.entity_types),
+        shortened=candidate.shortened,
+        content_words=policy.content_words(proposal.claim),
+        source_erased=message.message_id in state.erased_sources,
+        hash_erased=subject_fingerprint(state.salt, c.subject, proposal.claim)
+        in state.erased_hashes,
+        subject_paused=c.subject in state.paused,
+        stale_import=c.stale_import,
+        other_speaker=c.other_speaker,
+        replaces_usable=replaces_usable,
+    )
+
+
+def _topic_key(proposal: Proposal) -> tuple[str, str, str, str] | None:
+    topic = proposal.candidate.topic
+    if topic is None or topic not in policy.EXCLUSIVE_TOPICS:
+        return None
+    c = proposal.classification
+    return (proposal.candidate.message.tenant, c.subject, topic, c.scope)
+
+
+def _in_use(
+    prepared: Prepared, proposals: Sequence[Proposal]
+) -> dict[tuple[str, str, str, str], Any]:
+    """When each (tenant, subject, exclusive topic, scope) first had a claim in use: stored
+    before this batch (the tenant state's `usable_topics`, as early as can be) or said in it
+    and stored usable by the gate's first pass."""
+    earliest: dict[tuple[str, str, str, str], Any] = {}
+    for tenant, state in prepared.tenants.items():
+        for subject, topic, scope in state.usable_topics:
+            earliest[(tenant, subject, topic, scope)] = datetime.min.replace(tzinfo=UTC)
+    for proposal in proposals:
+        outcome, key = proposal.outcome, _topic_key(proposal)
+        if key is None or outcome is None or not outcome.stored:
+            continue
+        if outcome.decision in (GateDecision.CONFIRM, GateDecision.SESSION_ONLY):
+            continue
+        if proposal.classification.valid_until is not None:
+            continue  # bounded: not the claim in use for good
+        said = proposal.classification.observed_at
+        earliest[key] = min(said, earliest.get(key, said))
+    return earliest
+
+
 def gate(
     prepared: Prepared,
     proposals: Sequence[Proposal],
     *,
     session_ttl: timedelta = policy.SESSION_TTL,
 ) -> list[Proposal]:
-    """Decide every proposal (see `permem.policy`) and build the records to store."""
+    """Decide every proposal (see `permem.policy`) and build the records to store. A claim held
+    for confirmation only because its personal data is not needed is decided again when it
+    replaces a claim in use on its exclusive topic (`_in_use`, `GateInput.replaces_usable`)."""
+    for proposal in proposals:
+        state = prepared.tenants[proposal.candidate.message.tenant]
+        proposal.outcome = policy.decide(_gate_input(proposal, state, replaces_usable=False))
+    in_use = _in_use(prepared, proposals)
+    for proposal in proposals:
+        outcome, key = proposal.outcome, _topic_key(proposal)
+        if key is None or outcome is None or outcome.reasons[:1] != ("personal_not_needed",):
+            continue
+        tenant, subject, topic, scope = key
+        said = proposal.classification.observed_at
+        if any(
+            (tenant, subject, topic, where) in in_use
+            and in_use[(tenant, subject, topic, where)] < said
+            for where in {scope, "global"}
+        ):
+            state = prepared.tenants[tenant]
+            proposal.outcome = policy.decide(_gate_input(proposal, state, replaces_usable=True))
     for proposal in proposals:
         candidate, c = proposal.candidate, proposal.classification
         message = candidate.message
-        state = prepared.tenants[message.tenant]
-        outcome = policy.decide(
-            GateInput(
-                role=message.role,
-                incognito=message.incognito,
-                kind=candidate.kind,
-                cues=candidate.cues,
-                origin=c.origin,
-                subject=c.subject,
-                purpose=c.purpose,
-                sensitivity=c.sensitivity,
-                categories=c.categories,
-                requested=c.requested,
-                passing_mention=c.passing_mention,
-                one_off=c.one_off,
-                redacted=bool(proposal.entity_types),
-                secret=carries_secret(proposal.entity_types),
-                shortened=candidate.shortened,
-                content_words=policy.content_words(proposal.claim),
-                source_erased=message.message_id in state.erased_sources,
-                hash_erased=subject_fingerprint(state.salt, c.subject, proposal.claim)
-                in state.erased_hashes,
-                subject_paused=c.subject in state.paused,
-                stale_import=c.stale_import,
-                other_speaker=c.other_speaker,
-            )
-        )
-        proposal.outcome = outcome
+        outcome = proposal.outcome
+        assert outcome is not None
         if not outcome.stored:
             continue
         valid_until = c.valid_until

@@ -32,8 +32,9 @@ from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.engine import Connection
 
 from permem.erasure.ledger import ErasureLedger, ForgetRequest, TargetKind, blocking
-from permem.records import Message
-from permem.stores.schema import sources, subject_settings
+from permem.policy import EXCLUSIVE_TOPICS
+from permem.records import Confirmation, Message, Status
+from permem.stores.schema import memories, sources, subject_settings
 
 __all__ = ["Arrival", "ForgetRequest", "Known", "arrival_of", "covering_request", "read_known"]
 
@@ -58,6 +59,7 @@ class Known:
     erased_hashes: set[str] = field(default_factory=set)  # subject-scoped claim fingerprints
     requests: list[ForgetRequest] = field(default_factory=list)
     paused: set[str] = field(default_factory=set)
+    usable_topics: set[tuple[str, str, str]] = field(default_factory=set)
 
 
 def _any(values: Iterable[str]) -> sa.ColumnElement[Any]:
@@ -66,9 +68,9 @@ def _any(values: Iterable[str]) -> sa.ColumnElement[Any]:
 
 
 def read_known(conn: Connection, messages: Sequence[Message]) -> Known:
-    """Three queries in the bound tenant's transaction: processed sources, the erasure ledger
-    (claim fingerprints, and the batch's erased sources and covering requests), paused
-    subjects. Writes nothing."""
+    """Four queries in the bound tenant's transaction: processed sources, the erasure ledger
+    (claim fingerprints, and the batch's erased sources and covering requests), the claims in
+    use on exclusive topics, paused subjects. Writes nothing."""
     known = Known()
     if not messages:
         return known
@@ -87,6 +89,23 @@ def read_known(conn: Connection, messages: Sequence[Message]) -> Known:
     known.erased_sources = set(ledger.sources)
     known.erased_hashes = set(ledger.claim_hashes)
     known.requests = [r for r in ledger.requests if r.kind != TargetKind.CLAIM]
+    # The claims in use on an exclusive topic: an update on one of them replaces it.
+    known.usable_topics = {
+        (subject, topic, scope)
+        for subject, topic, scope in conn.execute(
+            sa.select(memories.c.subject, memories.c.topic, memories.c.scope)
+            .where(
+                memories.c.subject == _any(people),
+                memories.c.status == Status.ACTIVE.value,
+                memories.c.topic == _any(EXCLUSIVE_TOPICS),
+                memories.c.confirmation.not_in(
+                    [Confirmation.PENDING.value, Confirmation.REJECTED.value]
+                ),
+                memories.c.valid_until.is_(None),
+            )
+            .distinct()
+        ).all()
+    }
     # Few subjects are ever paused: the tenant's whole list is one small read.
     known.paused = set(
         conn.execute(

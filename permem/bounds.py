@@ -18,13 +18,14 @@ it then. Pure functions; nothing here reads the clock.
 
 from __future__ import annotations
 
+import calendar
 import re
 from datetime import UTC, date, datetime, time, timedelta
 
 from permem.temporal import _add, _end_of, _parse_day
-from permem.temporal_phrases import _MONTH_RE, _NUMBERS, _SEASON_START
+from permem.temporal_phrases import _MONTH_RE, _MONTHS, _NUMBERS, _SEASON_START
 
-__all__ = ["ahead", "end_day", "names_bound", "plan_start", "start_day"]
+__all__ = ["ahead", "end_day", "month_part", "names_bound", "plan_start", "start_day"]
 
 _END = re.compile(r"\b(?:up\s+until|up\s+till|until|till|til|through|thru|up\s+to)\s+", re.I)
 _START = re.compile(
@@ -269,3 +270,31 @@ def plan_start(text: str, ts: datetime) -> datetime | None:
     if day is None or day <= today:
         return None
     return datetime.combine(day, time(0), tzinfo=ts.tzinfo)
+
+
+# A part of a month: "at the start of October", "the end of September", "early March",
+# "mid-June", "late August".
+_MONTH_PART = re.compile(
+    rf"\b(?:(?:at|by|around|towards?|from)\s+)?(?:the\s+)?(?P<part>start|beginning|middle|end)\s+of\s+"
+    rf"(?P<month>{_MONTH_RE})\b|\b(?P<early>early|mid|late)[-\s]+(?P<month2>{_MONTH_RE})\b",
+    re.IGNORECASE,
+)
+_PART_DAY = {"start": 1, "beginning": 1, "early": 1, "middle": 15, "mid": 15}
+
+
+def month_part(text: str, ts: datetime) -> datetime | None:
+    """The first day of the part of a month the text names ("at the start of October": the
+    1st; "mid-June": the 15th; "the end of September", "late August": the month's last week),
+    the next such day after `ts`'s local day: local midnight of it; else None."""
+    found = _MONTH_PART.search(text)
+    if found is None:
+        return None
+    part = (found.group("part") or found.group("early")).lower()
+    month = _MONTHS[(found.group("month") or found.group("month2")).lower()]
+    today = ts.date()
+    for year in (today.year, today.year + 1):
+        last = calendar.monthrange(year, month)[1]
+        day = date(year, month, _PART_DAY.get(part, last - 6))
+        if day > today:
+            return datetime.combine(day, time(0), tzinfo=ts.tzinfo)
+    return None

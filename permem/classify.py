@@ -13,11 +13,12 @@ from datetime import datetime
 from permem import policy
 from permem.extraction import Candidate, Cue, imports
 from permem.extraction import lexicon as lx
-from permem.extraction.context import CLAUSE_STOP, leans_back, meaning
+from permem.extraction.context import CLAUSE_STOP, leans_back, meaning, sentence_around
 from permem.extraction.modality import changed_state
 from permem.extraction.sensitive import PERSONAL, SPECIAL
-from permem.occasions import occasion
+from permem.occasions import occasion, over_before_said
 from permem.records import Kind, Origin, Role, Sensitivity
+from permem.situation import orders_last_with_their_situation
 from permem.temporal import (
     GOVERNED,
     KEEPS_A_DAY_FREE,
@@ -153,11 +154,13 @@ def scope_of(message_scope: str, claim: str) -> str:
 
 def classify_all(candidates: Sequence[Candidate]) -> list[Classification]:
     """`classify` each candidate, date the fields of an import by the export's own date
-    (`dated_imports`), carry a later start back to what it points at, then let an adherence
+    (`dated_imports`), carry a later start back to what it points at, bound the orders said
+    beside a passing situation to it (`permem.situation`), then let an adherence
     instruction without a time of its own take the latest end of the time-bounded claims of
     its message."""
     found = dated_imports(candidates, [classify(c) for c in candidates])
     found = _later_start_carries_back(candidates, found)
+    found = orders_last_with_their_situation(candidates, found)
     bounds: dict[tuple[str, str], datetime] = {}
     for candidate, classification in zip(candidates, found, strict=True):
         if classification.valid_until is not None:
@@ -307,6 +310,13 @@ def _adjunct_around(claim: str, context: str | None) -> str | None:
     return None
 
 
+def _being(candidate: Candidate) -> bool:
+    """The claim's main verb is "be" ("next week I'm on a cleanse", "we're at the coast on
+    Friday"): a state, where a plan's other verbs tell a change or an intention."""
+    doc = candidate.doc
+    return doc is not None and any(t.dep_ == "ROOT" and t.lemma_ == "be" for t in doc)
+
+
 def classify(candidate: Candidate) -> Classification:
     message = candidate.message
     text = candidate.claim_text
@@ -343,7 +353,9 @@ def classify(candidate: Candidate) -> Classification:
     if (
         validity.valid_until is None
         and message.role is Role.USER
-        and candidate.kind is not Kind.PLAN  # an intention stays one, dated or not
+        # An intention stays one, dated or not; a state planned for a span ("next week I'm on
+        # a juice cleanse") lasts the span.
+        and (candidate.kind is not Kind.PLAN or _being(candidate))
         and Cue.KEPT_DATE not in candidate.cues
         # A correction of what was said ("sorry, June 5th is my mum") names no occasion; a
         # new state for a while does ("the bus instead, with the storm in the morning").
@@ -360,9 +372,15 @@ def classify(candidate: Candidate) -> Classification:
             span = occasion(adjunct, message.ts, doc=candidate.doc)
         if span is not None and span[1] > validity.valid_from:
             validity = replace(validity, valid_until=span[1])
+    around = sentence_around(message.text, candidate.start, candidate.end)
     if lx.PAST_HABIT.search(text) and not lx.STILL_SO.search(text):
         # How things were: kept as history, valid for no moment after it was said.
         validity = replace(validity, valid_until=validity.valid_from)
+    elif over_before_said(message.text[around[0] : around[1]], candidate.doc):
+        # A stretch of time that is over ("throughout April my bike was broken"): history too,
+        # whatever day its month would name ahead.
+        said = min(validity.valid_from, message.ts)
+        validity = replace(validity, valid_from=said, valid_until=said)
     # What the claim means includes what it points back to ("I never miss it": the prayer).
     sensitivity, categories = sensitivity_of(meaning(text, candidate.context))
     if candidate.about is not None:

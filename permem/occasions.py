@@ -28,7 +28,7 @@ from datetime import date, datetime, time, timedelta
 from spacy.tokens import Doc
 
 from permem.request_time import periods
-from permem.temporal_phrases import _HABITUAL, _LASTING_CHANGE, _TOLD_AFTER
+from permem.temporal_phrases import _HABITUAL, _LASTING_CHANGE, _MONTH_RE, _TOLD_AFTER
 
 # Habit and frequency beyond `_HABITUAL`'s ("every", "usually", "Saturdays"), and dates kept
 # every year or month.
@@ -58,10 +58,14 @@ _DEICTIC = re.compile(
 
 
 def habit_verb(doc: Doc) -> bool:
-    """The claim's verbs include one in the simple present other than "be" ("has swimming",
-    "arrive on the 15th"): it tells a schedule."""
+    """The claim's main verbs include one in the simple present other than "be" ("has
+    swimming", "arrive on the 15th"): it tells a schedule. Only the main clause counts (the
+    root and the verbs joined to it): in "on Sunday I'll eat whatever she cooks" the present of
+    the relative clause says nothing of when the eating recurs."""
     return any(
-        t.tag_ in ("VBZ", "VBP") and t.lemma_ != "be" and t.dep_ not in ("aux", "auxpass")
+        t.tag_ in ("VBZ", "VBP")
+        and t.lemma_ != "be"
+        and (t.dep_ == "ROOT" or (t.dep_ == "conj" and t.head.dep_ == "ROOT"))
         for t in doc
     )
 
@@ -112,4 +116,45 @@ def occasion(
     return start, datetime.combine(last + timedelta(days=1), time(0), tzinfo=ts.tzinfo)
 
 
-__all__ = ["habit_verb", "occasion"]
+# A stretch of time something lasted: "throughout April", "all of last week", "the whole time",
+# "every day", "for the first two weeks of May", "until last Tuesday".
+_STRETCH = re.compile(
+    rf"\b(?:throughout|all\s+(?:of\s+)?(?:last\s+|the\s+)?(?:week|month|year|summer|winter|"
+    rf"spring|autumn|fall|{_MONTH_RE})|the\s+(?:whole|entire)\s+(?:time|week|month|year|summer|"
+    rf"winter|spring|autumn|trip|stay)|every\s+(?:single\s+)?(?:day|morning|evening|night)|"
+    r"each\s+day|for\s+(?:the\s+)?(?:first|last|past|whole|entire|full)?\s*(?:\d+|a|an|one|two|"
+    r"three|four|five|six|seven|eight|nine|ten|few|couple\s+of)\s+(?:days?|weeks?|months?|"
+    r"fortnights?)|(?:until|till)\s+last\s+\w+)\b",
+    re.IGNORECASE,
+)
+# A time gone by: a month named (a past verb names the last one), "last week", "yesterday".
+_GONE_BY = re.compile(
+    rf"\b(?:{_MONTH_RE}|last\s+\w+|yesterday|ago|the\s+past\s+\w+)\b", re.IGNORECASE
+)
+_STILL = re.compile(r"\b(?:still|now|nowadays|these\s+days|ever\s+since|again)\b", re.IGNORECASE)
+_PAST_MODALS = frozenset({"was", "were", "had", "did", "could", "got"})
+
+
+def over_before_said(sentence: str, doc: Doc | None) -> bool:
+    """The claim tells how things were for a stretch of time that was over when it was said
+    ("Throughout April my bike was broken so I took the train every day", "last week I worked
+    from home every day", "I couldn't run for the first two weeks of May"): its main verb is
+    in the past (by the parse of the claim), and its sentence names a stretch (`_STRETCH`) and
+    a time gone by (`_GONE_BY`), with nothing saying it still holds. It is history, not how the
+    user lives now. Not a change said in the past ("I moved to Leeds in April": no stretch),
+    nor what has been so for a while ("I've been vegan for six years": the present perfect)."""
+    if doc is None or _STILL.search(sentence):
+        return False
+    if not (_STRETCH.search(sentence) and _GONE_BY.search(sentence)):
+        return False
+    return any(
+        t.dep_ == "ROOT"
+        and (
+            t.tag_ == "VBD"
+            or any(c.dep_ in ("aux", "auxpass") and c.lower_ in _PAST_MODALS for c in t.children)
+        )
+        for t in doc
+    )
+
+
+__all__ = ["habit_verb", "occasion", "over_before_said"]

@@ -116,6 +116,7 @@ def _tenant_state(conn: Connection, messages: Sequence[Message]) -> tuple[Tenant
         paused=known.paused,
         erased_sources=known.erased_sources,
         erased_hashes=known.erased_hashes,
+        usable_topics=known.usable_topics,
     )
     return state, known
 

@@ -33,6 +33,9 @@ class TenantState:
     paused: set[str] = field(default_factory=set)
     erased_sources: set[str] = field(default_factory=set)
     erased_hashes: set[str] = field(default_factory=set)
+    # (subject, topic, scope) of the usable, open-ended claims on exclusive topics stored for
+    # the batch's people (`permem.arrivals.read_known`).
+    usable_topics: set[tuple[str, str, str]] = field(default_factory=set)
 
 
 @dataclass

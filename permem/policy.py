@@ -273,6 +273,9 @@ class GateInput:
     stale_import: bool = False
     # Someone other than the account holder typed it (permem.extraction.speakers).
     other_speaker: bool = False
+    # On an exclusive topic on which the subject already has a usable claim, said before it in
+    # its scope or globally (permem.analysis.gate): it replaces that claim.
+    replaces_usable: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -366,13 +369,18 @@ def decide(item: GateInput) -> GateOutcome:
         reasons.append("special_category_own_purpose")
     if item.sensitivity is Sensitivity.PERSONAL and not item.requested and not _said_for(item):
         instructed = item.kind is Kind.INSTRUCTION or Cue.INSTRUCTION in item.cues
-        if not instructed:
+        if item.replaces_usable and not item.other_speaker:
+            # "Wages land on the last Friday now" after a payday kept in use: holding the
+            # update for confirmation would leave the stale value in use, and keeps no less.
+            reasons.append("replaces_usable_claim")
+        elif not instructed:
             return GateOutcome(
                 GateDecision.CONFIRM, ("personal_not_needed", f"categories:{categories}", *reasons)
             )
-        # The user told the assistant to act on it ("warn me about any purchase over 50, I'm
-        # saving"): following the instruction is the purpose that needs it.
-        reasons.append("personal_for_instruction")
+        else:
+            # The user told the assistant to act on it ("warn me about any purchase over 50,
+            # I'm saving"): following the instruction is the purpose that needs it.
+            reasons.append("personal_for_instruction")
     if item.other_speaker:
         # Someone else typing on the account: theirs, not the holder's, and unusable until
         # confirmed (even when they asked to remember it, or called it a one-off).

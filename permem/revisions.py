@@ -94,7 +94,8 @@ def apply_retractions(
     rows = conn.execute(
         sa.select(memories.c.id, memories.c.subject, memories.c.scope, memories.c.claim,
                   memories.c.evidence, memories.c.observed_at, memories.c.source_message_id,
-                  memories.c.span_end, memories.c.span_start, memories.c.kind)
+                  memories.c.span_end, memories.c.span_start, memories.c.kind,
+                  memories.c.valid_from)
         .where(memories.c.status == Status.ACTIVE.value, memories.c.subject.in_(subjects))
     ).all()  # fmt: skip
     by_subject: dict[str, list[Any]] = defaultdict(list)
@@ -125,12 +126,17 @@ def apply_retractions(
             if row[0] != retraction.id and row[6] != retraction.message_id
         ):
             named = retraction.specific
-        for memory_id, _, scope, claim, _, observed_at, source, end, _, kind in by_subject[
+        for memory_id, _, scope, claim, _, observed_at, source, end, _, kind, starts in by_subject[
             retraction.subject
         ]:
             said_before = observed_at < retraction.observed_at or (
                 source == retraction.message_id and (end or 0) <= retraction.span_start
             )
+            if source == retraction.message_id and starts > retraction.observed_at:
+                # A change still to come said in the same message ("Starting in October I'll
+                # swim at the lido instead, I've bought a season pass") is what the message
+                # announces, not a state it takes back; a later message may still call it off.
+                said_before = False
             if (
                 memory_id == retraction.id
                 or scope not in (retraction.scope, "global")

@@ -353,6 +353,9 @@ def resolve(text: str, ts: datetime, *, plan: bool = False, one_off: bool = Fals
     if named is not None:
         return Validity(valid_from=named[0], valid_until=named[1], one_off=one_off)
     valid_from = starts(text, ts) or bounds.start_day(text, ts) or ts
+    if valid_from == ts and (plan or _LASTING_CHANGE.search(text)):
+        # "We're relocating at the start of October": a change for a part of a month.
+        valid_from = bounds.month_part(text, ts) or ts
     valid_until: datetime | None = None
     if plan and valid_from == ts:
         upcoming = _NEXT.search(text)

@@ -91,6 +91,8 @@ def nlp():  # type: ignore[no-untyped-def]
         ("the gym is closed this week, so I'll run outside", date(2026, 6, 14)),
         ("my brother's crashing on my sofa the weekend of the 27th", date(2026, 6, 28)),
         ("rain all day tomorrow, so I'll drive to the office", date(2026, 6, 13)),
+        # The present tense of a relative clause tells no schedule.
+        ("at my gran's on Sunday I'll eat whatever she cooks", date(2026, 6, 14)),
     ],
 )
 def test_a_claim_about_one_occasion_holds_until_it_is_over(nlp, said: str, last_day: date) -> None:  # type: ignore[no-untyped-def]

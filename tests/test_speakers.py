@@ -130,6 +130,16 @@ def speakers(*texts: str, account: str = "r.okafor", **extra: Any) -> list[str |
         ("hi im the kid, my mom said i could ask you", "r.okafor:guest"),
         ("my mum's phone, I'm Sam", "r.okafor:sam"),
         ("not my mum typing, it's me Leo", "r.okafor:guest"),
+        # Introduced on someone else's device, or signed at the top.
+        ("It's Pedro using his login, no spicy food for me", "r.okafor:pedro"),
+        ("Dan here on her laptop. I'm gluten free", "r.okafor:dan"),
+        ("Quick note from Ines, Rex's flatmate: I can't stand chilli", "r.okafor:ines"),
+        # Someone typing for the holder, and guests just arrived at the holder's place.
+        ("This is Bea, Rex's carer, typing for him", "r.okafor:bea"),
+        ("Helping my grandad with his tablet: he can't read small print", "r.okafor:guest"),
+        ("I'm typing this on her behalf, she hurt her hand", "r.okafor:guest"),
+        ("Hi! We've just checked in to the chalet for the week", "r.okafor:guest"),
+        ("Hello from the couple renting the flat this weekend!", "r.okafor:guest"),
         # Visitors staying at the holder's place.
         ("we're the Airbnb guests, we love hiking", "r.okafor:guest"),
         ("we're staying in this flat till Sunday, we're vegetarian", "r.okafor:guest"),
@@ -166,6 +176,12 @@ def test_a_change_of_speaker_is_seen(text: str, subject: str) -> None:
         "it's her birthday on Friday",
         "I'm the guest speaker at a conference next week",
         "Note from my doctor: no running for a month",
+        "Quick note from Rex: I'm off on Friday",  # the holder signing
+        "it's Tuesday on the family calendar",
+        "I'm helping my son with his homework",
+        "We've just arrived at the hotel in Rome",
+        "I'm typing slowly today, sore thumb",
+        "Lunch with Tom, Sara's husband, was fun",
         "we're staying in the flat in Lisbon this week, find us tapas",  # the holder's trip
         "I'm the babysitter for my sister's kids on Friday, plan easy meals",
         "I'm on her account page and can't find the settings",

@@ -263,6 +263,7 @@ class _SentenceSays:
     retracts: bool
     for_a_relation: bool
     one_off: bool
+    undecided: bool = False
 
 
 def select(message: Message) -> list[SentenceCue]:
@@ -357,9 +358,13 @@ def select(message: Message) -> list[SentenceCue]:
                 retracts=modality.retracts(sentence),
                 for_a_relation=lx.FOR_A_RELATION.search(sentence) is not None,
                 one_off=lx.ONE_OFF.search(sentence) is not None,
+                undecided=modality.undecided_sentence(sentence),
             )
         if Cue.RETRACTION not in cues and said.retracts:
             cues.add(Cue.RETRACTION)
+        if said.undecided:
+            # "..., I'm mulling it over": what the sentence said is only being weighed.
+            cues.add(Cue.CONSIDERED)
         # So does a one-off ("just for tonight, I'd like something spicy"); shopping for
         # someone else covers the whole message ("… for my nephew. He loves trucks").
         # Something for another person ("a vegan cake for my sister's party") covers its

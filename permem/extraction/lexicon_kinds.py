@@ -30,9 +30,17 @@ TOPICS = categories(
         "home": (
             "live in", "living in", "lives in", "moved to", "based in", "relocated to",
             "relocating to", "living there", "live there", "be living", "moving there",
-            "move there", "home is", "my home", "settled in",
+            "move there", "home is", "my home", "settled in", "moved into", "moved in",
+            "new flat", "new house", "new apartment", "new place", "new home",
+            # Where the user is based for a while: "house-sitting in Bergen all of next
+            # month", "working out of the London office, so local means London then".
+            "house-sitting", "housesitting", "house sitting", "subletting", "sublet",
+            "working out of", "local means", "local for me", "based at",
         ),
-        "job": ("new job", "work as", "job as", "my job", "employer", "work at", "works at"),
+        "job": (
+            "new job", "work as", "job as", "my job", "employer", "work at", "works at",
+            "new role", "my role", "work for", "promoted to",
+        ),
         "schedule": ("mornings", "evenings", "weekends", "weekdays", "days a week", "night shift"),
     }
 )  # fmt: skip

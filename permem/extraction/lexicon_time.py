@@ -18,8 +18,18 @@ _PIECE = (
     r"assignment|interview|call|meeting)"
 )
 
+# Occasions that come once (or once a year, each time a one-off of its own): what is done "just
+# for" one of them is an exception for it ("only for Christmas dinner, I'll have turkey").
+_ONCE = (
+    r"(?:party|wedding|birthday|christmas|xmas|thanksgiving|easter|new\s+year['’]?s(?:\s+eve)?|"
+    r"hanukkah|diwali|eid|passover|holidays?|trip|visit|funeral|graduation|anniversary|reunion|"
+    r"barbecue|bbq|celebration|festival|stag\s+do|hen\s+do|leaving\s+do|christening)"
+)
 ONE_OFF = words(
-    "just this once", "this once", "this time only", "only this time", "just this time",
+    "just this once", "for once", "just for once",
+    rf"(?:just|only)\s+for\s+(?:the\s+|this\s+|my\s+|our\s+|[\w-]+['’]s\s+)?"
+    rf"(?:[\w'-]+\s+){{0,2}}?{_ONCE}\b",
+    "this once", "this time only", "only this time", "just this time",
     "for this trip only", "for this trip", "just tonight", "only tonight", "for tonight",
     "just for today", "only today", "for today only", "this one time", "one-off", "one off",
     "for this session", "for this conversation", "for this chat", "this time",

@@ -67,7 +67,19 @@ _CONSIDERED = re.compile(
     r"\bhaven't\s+made\s+up\s+(?:my|our)\s+minds?\b|\b(?:tbd|tbc)\b|"
     r"\b(?:i'd|i\s+would|i'll|i\s+will|i\s+might)\s+"
     r"(?:think\s+about|consider|mull\s+over|sleep\s+on)\s+(?:it|that|this)\b|\bon\s+the\s+cards\b|"
-    r"\bup\s+in\s+the\s+air\b",
+    r"\bup\s+in\s+the\s+air\b|"
+    # Drawn to it, not doing it: "half tempted to go gluten-free", "I'm tempted by keto".
+    r"\b(?:i'm|i\s+am|im|we're|we\s+are|half|a\s+bit|kind\s+of|sort\s+of|really|so)\s+tempted\b|"
+    r"^\s*tempted\s+(?:to|by)\b",
+    re.IGNORECASE,
+)
+# Undecided about what the sentence said before it: "..., I'm mulling it over", "..., I said
+# I'd think about it", "..., haven't made up my mind". It covers the whole sentence.
+_UNDECIDED_ABOUT_IT = re.compile(
+    r"\b(?:mulling|mull|thinking|think|weighing|sleeping|sleep)\s+(?:it|that|this)\s+(?:over|through|"
+    r"up)\b|\b(?:think|thinking|mull|mulling)\s+(?:about|over|on)\s+(?:it|that|this)\b|"
+    r"\bsleep(?:ing)?\s+on\s+(?:it|that|this)\b|\bhaven't\s+(?:decided|made\s+up\s+(?:my|our)\s+"
+    r"minds?)\b|\bnothing(?:'s|\s+is)?\s+decided\b",
     re.IGNORECASE,
 )
 # A plan or an idea that is off: the sentence takes back a plan and states nothing new.
@@ -104,8 +116,8 @@ WITHDRAWN = re.compile(
     r"(?:that|it)\s+was\s+(?:a\s+)?(?:mistake|wrong|an?\s+error|nonsense|not\s+right)|"
     # An order to drop what was just said, and nothing more: "ok, scrap that rule then",
     # "ditch that one", "forget it".
-    r"(?:^|(?<=[,.;:!])|\b(?:ok(?:ay)?|so|then|just|please|pls|yeah|fine)\b)[\s,]*"
-    r"(?:scrap|drop|ditch|bin|forget|ignore|disregard|undo|cancel|lose|delete|remove)\s+"
+    r"(?:^|(?<=[,.;:!])|(?<=[,.;:!]\s)|\b(?:ok(?:ay)?|so|then|just|please|pls|yeah|fine)\b)[\s,]*"
+    r"(?:scrap|drop|ditch|bin|forget|ignore|disregard|undo|cancel|lose|delete|remove|never\s+mind)\s+"
     r"(?:that|this|it|the\s+last\s+(?:one|bit|rule|thing))"
     r"(?:\s+(?:rule|one|bit|part|idea|thing|instruction|request|preference|note|setting|plan))?"
     r"(?=\s*(?:then|too|please|now|for\s+now|as\s+well)?\s*[.!]*\s*$))\b",
@@ -208,6 +220,12 @@ def considered(text: str) -> bool:
     return _CONSIDERED.search(text) is not None
 
 
+def undecided_sentence(sentence: str) -> bool:
+    """The sentence ends undecided about what it said ("my partner keeps nudging me towards
+    keto, I'm mulling it over"): every clause of it is only considered."""
+    return _UNDECIDED_ABOUT_IT.search(sentence) is not None
+
+
 # A measurement or a test overturns what the user took for granted about themselves: "the
 # shop measured me, I'm a 56 frame", "bike fit result: 56cm", "the allergy test came back:
 # wheat, not milk", "turns out it's wheat". What it finds replaces what it names.
@@ -245,6 +263,10 @@ CHANGED_STATE = re.compile(
     r"year|season|semester)\b|as\s+of\s+(?:now|today|this\s+(?:week|month|year))|"
     r"(?:got|been|was|were|is|are|'s)\s+(?:pushed|moved)\s+(?:back|forward|to)|postponed|"
     r"rescheduled|brought\s+forward)\b|"
+    # An order that moves an arrangement: "move the digest to the evening", "switch my
+    # reminders to 8", "push the weekly call to Thursdays".
+    r"\b(?:move|moving|change|changing|switch|switching|shift|shifting|push|pushing)\s+(?:the|my|our)\s+"
+    r"(?:[\w-]+\s+){0,2}?(?:to|back\s+to|forward\s+to)\s+(?:the\s+)?(?:\w+)\b|"
     r"(?<!\bright\s)(?<!\bjust\s)(?<!\bfor\s)(?<!\buntil\s)(?<!\btill\s)(?<!\bby\s)"
     r"\bnow\b(?=\s*(?:[,.;!)]|$|instead|though|too))",
     re.IGNORECASE,

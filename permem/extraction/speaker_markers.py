@@ -15,49 +15,31 @@ from spacy.lang.en.stop_words import STOP_WORDS
 
 from permem.extraction.lexicon import RELATIONS
 from permem.extraction.prefilter import guard_patterns
+from permem.extraction.speaker_words import (
+    _AGE,
+    _ANY_DET,
+    _CARE_ROLES,
+    _DESCRIBED,
+    _DEVICE,
+    _GREETINGS,
+    _HOME_RELATIONS,
+    _I_AM,
+    _KIN,
+    _KIN_ADJECTIVE,
+    _LEAD,
+    _LODGING,
+    _NAME,
+    _NOT_NAME,
+    _NUMBER_WORDS,
+    _OTHERS,
+    _POSSESSOR,
+    _TRAIL,
+    _YEARS,
+)
 from permem.records import Message
 
-# Things one uses to talk to the assistant: whose they are says whose account it is.
-_DEVICE = (
-    r"(?:(?:smart|cell|mobile\s+)?phone|mobile|cell|iphone|ipad|tablet|laptop|computer|pc|"
-    r"mac(?:book)?|chromebook|kindle|device|account|login|profile|app)s?"
-)
-# Someone else's: never the speaker's own ("my phone").
-_OTHERS = r"(?:his|her|their|my\s+[^\W\d_]+['’]s|[^\W\d_]+['’]s)"
-_ANY_DET = rf"(?:the|this|that|the\s+family(?:'s)?|{_OTHERS})"
-# Relations that lend a device at home (work relations are left out: "my boss lets me use the
-# laptop" is the holder at work).
-_HOME_RELATIONS = "|".join(
-    sorted(
-        {r for r in RELATIONS if r not in {"boss", "manager", "colleague", "coworker", "co-worker"}}
-        | {"mommy", "mummy", "mama", "momma", "daddy", "papa", "gran", "granny", "nan", "nana",
-           "stepmom", "stepmum", "stepdad", "grandparents", "sis", "bro"},
-        key=len,
-        reverse=True,
-    )
-)  # fmt: skip
-_GREETINGS = (
-    r"(?:hi+|hey+|hello+|hiya|heya|howdy|yo|ok(?:ay)?|oh|um+|uh+|so|well|sorry|hi there|"
-    r"hey there|lol|haha+|just so you know|fyi|btw|good (?:morning|afternoon|evening))"
-)
-_LEAD = rf"(?:{_GREETINGS}\W*\s+)*"
 # A fragment that is only a greeting: the next one still opens the message.
 _GREETING = re.compile(rf"{_GREETINGS}(?:\W+{_GREETINGS})*\W*", re.IGNORECASE)
-_NAME = r"(?P<name>[^\W\d_][^\W\d_'’-]*(?:[-'’][^\W\d_]+)?)"
-_NOT_NAME = r"(?P<not>[^\W\d_][^\W\d_'’-]*(?:[-'’][^\W\d_]+)?)"
-_I_AM = r"(?:i['’]?m|i am)"
-_NUMBER_WORDS = {
-    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
-    "fifteen": 15, "sixteen": 16, "seventeen": 17,
-}  # fmt: skip
-_AGE = rf"(?P<age>\d{{1,2}}|{'|'.join(_NUMBER_WORDS)})"
-_YEARS = r"(?:\s*(?:years?|yrs?|y/?o|yo)(?:\s+old)?)?"
-_TRAIL = (
-    r"(?:\s+(?:now|today|btw|lol|haha+|actually|tho|though|already|this\s+time|for\s+once|"
-    r"for\s+now|right\s+now|for\s+a\s+bit|tonight))*\W*"
-)
-
 # A message cut into fragments: the pieces between punctuation and clause-joining words. Each
 # marker below must fill a whole fragment (bar greetings and a trailing word), so that a
 # sentence merely containing "it's" or "I'm" is never read as an introduction.
@@ -82,6 +64,12 @@ _HERE = re.compile(
     rf"(?:\s+not\s+{_NOT_NAME})?{_TRAIL}",
     re.IGNORECASE,
 )
+# Signed at the top: "quick note from Dan", "a message from Ines". The name says who writes.
+_FROM = re.compile(
+    rf"{_LEAD}(?:a\s+)?(?:quick\s+|short\s+)?(?:note|message|question|word|request)\s+from\s+"
+    rf"{_NAME}{_TRAIL}",
+    re.IGNORECASE,
+)
 _DISCLAIMER = re.compile(
     rf"{_LEAD}(?:(?:this|it)\s*(?:isn['’]?t|is not|['’]s not|aint)\s+|not\s+){_NOT_NAME}"
     r"(?:\s+(?:here|typing|speaking|writing))?" + _TRAIL,
@@ -100,7 +88,11 @@ _BORROWING = re.compile(
     # Later in the fragment: "I'm using the family tablet", "it's Grandma on Lily's tablet"
     # (not "I saw it on her phone yesterday": on a device, at the fragment's end only).
     rf"\b(?:{_I_AM}|im)\s+(?:just\s+|only\s+)?(?:borrowing|using)\s+{_ANY_DET}\s+{_DEVICE}\b"
-    rf"{_NOT_ABOUT}|\bon\s+{_OTHERS}\s+{_DEVICE}{_TRAIL}$",
+    rf"{_NOT_ABOUT}|\bon\s+{_OTHERS}\s+{_DEVICE}{_TRAIL}$|"
+    # Introduced on someone else's device: "it's Pedro using Sara's login", "Dan here on her
+    # laptop", "this is Ana borrowing my mum's phone".
+    rf"^{_LEAD}(?:(?:it['’]?s|its|this\s+is|this['’]s)\s+(?P<who>[^\W\d_]+)|"
+    rf"(?P<here>[^\W\d_]+)\s+(?:here|typing|writing))\s+(?:just\s+)?(?:borrowing|using|on|from)\s+{_ANY_DET}\s+{_DEVICE}\b{_NOT_ABOUT}",
     re.IGNORECASE,
 )
 # A relative lets the speaker use their device: "my mother said I can use the ipad".
@@ -112,26 +104,6 @@ _LENT = re.compile(
     # "my mom said I could ask you": leave to talk to the assistant is leave to use the device.
     rf"(?:ask|talk\s+to|chat\s+(?:to|with)|type\s+to|message)\s+you\b)",
     re.IGNORECASE,
-)
-# People whose role in a household is to look after it or its people, or to visit it: like a
-# relative, they may be handed the family's device ("I'm the babysitter", "the nanny here").
-_CARE_ROLES = (
-    r"(?:babysitter|baby-sitter|sitter|nanny|au\s+pair|carer|caregiver|care\s+worker|nurse|"
-    r"cleaner|housekeeper|tutor|childminder|dog-?sitter|house-?sitter|guest|visitor|lodger|"
-    r"granddad|grandad|gramps|grandpa|nan|nana|gran|granny|other\s+half|better\s+half)"
-)
-_RELATION_WORDS = "|".join(sorted(RELATIONS, key=len, reverse=True))
-# A word that may stand before a relation: "little brother", "eldest son", "step-mum".
-_KIN_ADJECTIVE = (
-    r"(?:(?:little|big|baby|older|younger|elder|eldest|youngest|oldest|kid|twin|step|"
-    r"step-|other|new)\s*)?"
-)
-_POSSESSOR = r"(?:[^\W\d_]+['’]s|his|her|their)"
-# Someone described by whose relative (or carer) they are: "Kai's daughter", "his wife",
-# "the babysitter", "tom's little brother".
-_DESCRIBED = (
-    rf"(?:{_POSSESSOR}\s+{_KIN_ADJECTIVE}(?:{_RELATION_WORDS}|{_CARE_ROLES})|"
-    rf"(?:the|your)\s+(?:kids['’]?\s+|family['’]?s?\s+)?{_CARE_ROLES})"
 )
 # The speaker is someone's relative or carer: "I'm Kai's daughter", "this is his wife", "I'm
 # the babysitter", "it's Tom's little brother".
@@ -158,7 +130,6 @@ _DESCRIBED_HERE = re.compile(
 # tablet to my niece". Whoever types after it is the relative (or carer), not the holder; the
 # verbs are those of taking a turn at the keyboard, not of being talked about ("my son wants
 # to know why", "my husband is using the laptop" are the holder relaying or explaining).
-_KIN = rf"{_KIN_ADJECTIVE}(?:{_RELATION_WORDS}|{_CARE_ROLES})(?:\s+[^\W\d_]+)?"
 _A_WHILE = (
     r"(?:\s+(?:for\s+(?:a\s+(?:bit|while|minute|min|sec|second|moment)|a\s+few\s+minutes)|"
     r"from\s+(?:here|me)|now|here))*"
@@ -231,10 +202,6 @@ _SCHOOL = re.compile(
 )
 # Visitors to the holder's place, on the device it keeps there: "we're the guests", "we're the
 # couple in the holiday let this weekend", "I'm your tenant in the flat upstairs".
-_LODGING = (
-    r"(?:holiday\s+let|let|rental|flat|apartment|house|place|cabin|cottage|chalet|airbnb|room|"
-    r"studio|annex|annexe|lodge|villa|b&b|guesthouse|guest\s+house|unit)"
-)
 _VISITORS = re.compile(
     # "We're the guests in the cottage", "Hello from the guests!", "it's the tenants".
     rf"{_LEAD}(?:we['’]?re|we are|{_I_AM}|im|(?:greetings\s+|hello\s+|hi\s+|hey\s+)?from|"
@@ -252,6 +219,25 @@ _VISITORS = re.compile(
 _STAYING = re.compile(
     rf"{_LEAD}(?:we['’]?re|we are|{_I_AM}|im)\s+(?:staying|stopping|renting|house-?sitting)\s+"
     rf"(?:in|at)\s+(?:your|this)\s+(?:[^\W\d_]+\s+){{0,2}}{_LODGING}\b[^.!?]*",
+    re.IGNORECASE,
+)
+# Just arrived at the holder's place: "we've just checked in to the cottage for the week",
+# "hello from the family renting the apartment".
+_ARRIVED = re.compile(
+    rf"{_LEAD}(?:(?:we['’]?ve|we\s+have|we)\s+(?:just\s+)?(?:checked\s+in|arrived|got\s+here|"
+    rf"moved\s+in)\s+(?:to|at|in)\s+(?:the|your|this)\s+(?:[^\W\d_]+\s+){{0,2}}{_LODGING}\b|"
+    rf"(?:greetings|hello|hi|hey)\s+from\s+(?:the\s+)?(?:[^\W\d_]+\s+){{0,2}}(?:renting|staying\s+"
+    rf"(?:in|at))\s+(?:the|your|this)\s+(?:[^\W\d_]+\s+){{0,2}}{_LODGING}\b)[^.!?]*",
+    re.IGNORECASE,
+)
+# Typing for someone else, the account's holder: "helping my gran with her tablet", "typing
+# for her", "writing this on Keziah's behalf".
+_HELPING = re.compile(
+    rf"{_LEAD}(?:{_I_AM}\s+|im\s+)?(?:just\s+)?(?:helping\s+(?:out\s+)?(?:my\s+{_KIN}|{_POSSESSOR}\s+"
+    rf"{_KIN}|[^\W\d_]+)\s+(?:with|on)\s+(?:her|his|their|the)\s+{_DEVICE}|"
+    rf"(?:typing|writing)(?:\s+this)?\s+(?:for|on\s+behalf\s+of)\s+(?:her|him|them|my\s+{_KIN}|"
+    rf"[^\W\d_]+)|(?:typing|writing)(?:\s+this)?\s+on\s+(?:her|his|their|[^\W\d_]+['’]s)\s+behalf)"
+    rf"{_TRAIL}",
     re.IGNORECASE,
 )
 _HAND_BACK = re.compile(
@@ -346,12 +332,13 @@ def _intro(fragment: _Fragment, first: bool) -> _Intro | None:
     # their string test, permem.extraction.prefilter, and are not the compiled objects).
     intro = _INTRO.fullmatch(fragment.text)
     named = None if intro else _NAMED.fullmatch(fragment.text)
-    match = intro or named or _HERE.fullmatch(fragment.text)
+    signed = None if intro or named else _FROM.fullmatch(fragment.text)
+    match = intro or named or signed or _HERE.fullmatch(fragment.text)
     if match is None or not _is_name(match.group("name"), strict=False):
         return None
     other = match.groupdict().get("not")
     i_am = intro is not None and match.group("form").casefold() in {"i'm", "i’m", "im", "i am"}
-    post = (match.groupdict().get("post") or "").strip()
+    post = "from" if signed is not None else (match.groupdict().get("post") or "").strip()
     return _Intro(
         fragment.start, fragment.end, match.group("name"),
         other if other and _is_name(other, strict=False) else None,
@@ -368,7 +355,9 @@ def _strong(text: str) -> bool:
         return True
     if _RELATIVE_OF.fullmatch(text) or _VISITORS.fullmatch(text):
         return True
-    if _DESCRIBED_HERE.fullmatch(text) or _STAYING.fullmatch(text):
+    if _DESCRIBED_HERE.fullmatch(text) or _STAYING.fullmatch(text) or _ARRIVED.fullmatch(text):
+        return True
+    if _HELPING.fullmatch(text):
         return True
     if any(p.fullmatch(text) for p in (_HANDED_OVER, _RELATIVES_DEVICE, _HOUSEHOLD_ROLE)):
         return True
@@ -391,6 +380,7 @@ def _read(message: Message, known_holder: set[str], words: Container[str]) -> _S
     intros: list[_Intro] = []
     disclaimers: list[tuple[_Fragment, str, bool]] = []
     strong: list[_Fragment] = []
+    appositions: list[tuple[_Fragment, str]] = []
     opening = True
     for fragment in _fragments(message.text):
         first, opening = opening, opening and _GREETING.fullmatch(fragment.text) is not None
@@ -399,16 +389,30 @@ def _read(message: Message, known_holder: set[str], words: Container[str]) -> _S
             seen.markers.append((fragment.start, fragment.end))
         elif _strong(fragment.text):
             strong.append(fragment)
-        elif (relative := _HOLDERS_RELATIVE.fullmatch(fragment.text)) is not None and holder_like(
-            relative.group("owner"), loose=False
-        ):
-            strong.append(fragment)
+            borrowing = _BORROWING.search(fragment.text)
+            who = borrowing and (borrowing.group("who") or borrowing.group("here"))
+            if who and _is_name(who, strict=False) and who.casefold() not in RELATIONS:
+                # "it's Pedro using Sara's login": the borrower names themself.
+                intros.append(_Intro(fragment.start, fragment.end, who, None, first,
+                                     False, True, True, False))  # fmt: skip
+        elif (relative := _HOLDERS_RELATIVE.fullmatch(fragment.text)) is not None:
+            if holder_like(relative.group("owner"), loose=False):
+                strong.append(fragment)
+            else:
+                appositions.append((fragment, relative.group("owner")))
         elif (intro := _intro(fragment, first)) is not None:
             intros.append(intro)
         elif (disclaimer := _DISCLAIMER.fullmatch(fragment.text)) is not None:
             name = disclaimer.group("not")
             if _is_name(name, strict=False):
                 disclaimers.append((fragment, name, first))
+    for fragment, whose in appositions:
+        # "This is Dana, Keziah's carer": said right after an introduction, whose relative or
+        # carer the speaker is names the holder.
+        if any(0 <= fragment.start - intro.end <= 3 for intro in intros):
+            strong.append(fragment)
+            known_holder.add(whose.casefold())
+            seen.disclaimed.append(whose.casefold())
     signed = _SIGN_OFF.search(message.text)
     if signed is not None and _is_name(signed.group("name"), strict=True):
         note = signed.group("note")

@@ -107,6 +107,15 @@ def _framed(clause: Token) -> bool:
     if clause.dep_ == "advcl" and _knowing(head):
         # "I feel like carbs are the enemy".
         return any(c.dep_ == "mark" and c.lower_ in ("like", "that") for c in clause.children)
+    if (
+        clause.dep_ == "ccomp"
+        and head.lemma_ == "be"
+        and any(c.dep_ == "nsubj" and c.lower_ in _SPEAKER for c in head.children)
+        and any(_knowing(t) for t in clause.doc[head.i + 1 : clause.i])
+    ):
+        # "I'm certain hobby sales under 3,000 are tax-free": the speaker is sure of the
+        # clause, wherever the parser hangs "certain" (here on the clause's subject).
+        return True
     # "My theory is that coffee dehydrates you": the frame is the copula's subject.
     return (
         clause.dep_ in ("ccomp", "attr")
