@@ -311,8 +311,14 @@ def _adjunct_around(claim: str, context: str | None) -> str | None:
 
 
 def _being(candidate: Candidate) -> bool:
-    """The claim's main verb is "be" ("next week I'm on a cleanse", "we're at the coast on
-    Friday"): a state, where a plan's other verbs tell a change or an intention."""
+    """A state planned for a span, not an intention: the claim's main verb is "be" ("next
+    week I'm on a cleanse", "we're at the coast on Friday"), or it says where the user stays
+    for a while (topic `home`: "next month I'm looking after my aunt's house in Perth"), with
+    no word of intending or hedging; a plan's other verbs tell a change or an intention."""
+    if lx.INTENTION.search(candidate.claim_text) or lx.HEDGE.search(candidate.claim_text):
+        return False
+    if candidate.topic == "home":
+        return True
     doc = candidate.doc
     return doc is not None and any(t.dep_ == "ROOT" and t.lemma_ == "be" for t in doc)
 

@@ -39,6 +39,7 @@ from permem.temporal_phrases import (
     _UNTIL_MONTH,
     _WEEKDAY_BEFORE_DATE,
     _WEEKDAYS,
+    _WEEKS_OF,
     AFTER_THEN,
     GOVERNED,
     KEEPS_A_DAY_FREE,
@@ -283,8 +284,26 @@ def span(text: str, ts: datetime) -> tuple[datetime, datetime] | None:
                     max(datetime.combine(first, time(0), tzinfo=ts.tzinfo), ts),
                     _midnight_after(last, ts),
                 )
-    month = _whole_month(text, ts)
+    month = _whole_month(text, ts) or _weeks_of(text, ts)
     return None if month is None else (max(month[0], ts), month[1])
+
+
+def _weeks_of(text: str, ts: datetime) -> tuple[datetime, datetime] | None:
+    """The weeks at one end of a month the text names ("the first two weeks of July": the 1st
+    to the 14th; "the last week of May": its last seven days), as local [start, end)."""
+    found = _WEEKS_OF.search(text)
+    if found is None:
+        return None
+    first = _month_start(found.group("month"), ts.date(), after=False)
+    days = 7 * {"two": 2, "three": 3, "2": 2, "3": 3}.get((found.group("n") or "").lower(), 1)
+    if found.group("end").lower() == "first":
+        start = first
+    else:
+        start = _month_span(first, ts)[1].date() - timedelta(days=days)
+    return (
+        datetime.combine(start, time(0), tzinfo=ts.tzinfo),
+        datetime.combine(start + timedelta(days=days), time(0), tzinfo=ts.tzinfo),
+    )
 
 
 def _whole_month(text: str, ts: datetime) -> tuple[datetime, datetime] | None:

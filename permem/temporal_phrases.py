@@ -172,9 +172,17 @@ _ONE_DAY = re.compile(
 # The whole of one month: "all of next month", "the whole of March", "throughout May".
 _ONE_MONTH = re.compile(
     r"\b(?:all\s+(?:of\s+)?|the\s+whole\s+of\s+|throughout\s+|for\s+the\s+whole\s+of\s+|"
+    # "spending August at my in-laws'", "spending all of next month in Perth".
+    r"spending\s+(?:all\s+(?:of\s+)?|the\s+whole\s+of\s+)?|"
     # "vegan for January", "during March", "a dry January", "sober October".
     r"for\s+(?:the\s+month\s+of\s+)?|during\s+|(?:a\s+)?(?:dry|sober|plastic[\s-]free)\s+)"
     rf"(?:(?P<next>next\s+month)|(?P<month>{_MONTH_RE})\b(?!\.?\s*\d)(?!\s+(?:the\s+)?\d))",
+    re.IGNORECASE,
+)
+# Weeks at one end of a month: "the first two weeks of July", "the last week of May".
+_WEEKS_OF = re.compile(
+    r"\bthe\s+(?P<end>first|last)\s+(?:(?P<n>two|three|2|3)\s+weeks|week)\s+of\s+"
+    rf"(?P<month>{_MONTH_RE})\b",
     re.IGNORECASE,
 )
 # A month said with "in" names that month as a period: "my exams are in June".

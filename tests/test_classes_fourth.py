@@ -267,7 +267,7 @@ def test_a_date_after_its_weekday_and_the_end_of_a_quarter_bound_a_claim() -> No
 
 def test_a_named_housemate_and_shared_meals_are_not_the_users_own_rule() -> None:
     from permem.extraction.for_whom import ForWhom, claim_for_whom
-    from permem.extraction.speaker_markers import _VISITORS
+    from permem.extraction.speaker_visitors import _VISITORS
 
     assert claim_for_whom("Noor, who shares the flat, avoids gluten") is ForWhom.OTHERS
     assert claim_for_whom("<PERSON>, my flatmate, is vegan") is ForWhom.OTHERS

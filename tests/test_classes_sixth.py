@@ -258,11 +258,13 @@ def _cues(text: str) -> list[frozenset[Cue]]:
 
 def test_being_sure_of_a_rule_of_the_world_is_a_belief_however_it_parses() -> None:
     for text in ("I'm certain hobby sales under 3,000 are tax-free.",
-                 "I'm quite certain second-hand car sales never need a receipt."):  # fmt: skip
+                 "I'm quite certain second-hand car sales never need a receipt.",
+                 "I'm fairly confident freelancers don't pay tax on the first 10k."):  # fmt: skip
         found = _cues(text)
         assert found and all(Cue.BELIEF in cues for cues in found), (text, found)
     # Sure of something about themself or their own: no belief about the world.
-    for text in ("I'm certain I left my keys at work.", "I'm sure my sister is vegan."):
+    for text in ("I'm certain I left my keys at work.", "I'm sure my sister is vegan.",
+                 "I'm confident in my Spanish."):  # fmt: skip
         assert not any(Cue.BELIEF in cues for cues in _cues(text)), text
 
 
@@ -290,7 +292,8 @@ def test_an_order_that_moves_an_arrangement_takes_the_old_one_back() -> None:
 
     for text in ("Actually, move the newsletter to Friday mornings.",
                  "Switch my reminders to 8am please.",
-                 "Push the weekly call back to Thursdays."):  # fmt: skip
+                 "Push the weekly call back to Thursdays.",
+                 "In this workspace I'd prefer the stand-up later, around 11."):  # fmt: skip
         assert retracts(text), text
     for text in ("Move to the next question.", "Can you change the subject?"):
         assert not retracts(text), text
@@ -336,3 +339,87 @@ def test_an_order_to_drop_the_rule_after_an_acknowledgement_is_a_withdrawal() ->
         assert withdrawn(text), text
     for text in ("I never forget that rule", "I love it, drop that one and keep the rest"):
         assert not withdrawn(text), text
+
+
+# ------------------------------------------------------------------ a stay elsewhere for a span
+
+
+@pytest.mark.parametrize(
+    ("said", "first", "end"),
+    [
+        ("I'm spending December at my in-laws' in Cork.", "2026-12-01", "2027-01-01"),
+        ("For the first two weeks of November I'm working from our Madrid office.",
+         "2026-11-01", "2026-11-15"),
+        ("From December 12 to December 20 I'll be at my sister's in Ghent.",
+         "2026-12-12", "2026-12-21"),
+    ],
+)  # fmt: skip
+def test_a_stay_elsewhere_for_a_span_is_where_the_user_is_for_that_span(
+    said: str, first: str, end: str
+) -> None:
+    message = parse_message(user_line("m1", said, ts=TS.isoformat()))
+    [candidate] = shared_extractor().extract([message])
+    [found] = classify_all([candidate])
+    assert candidate.topic == "home", candidate
+    assert found.valid_from.date().isoformat() == first
+    assert found.valid_until is not None and found.valid_until.date().isoformat() == end
+
+
+def test_of_two_minds_in_any_words_is_only_considered() -> None:
+    for text in ("Keto has been on my mind lately.",
+                 "I keep going back and forth on going dairy-free.",
+                 "Wondering whether to go pescatarian.",
+                 "My brother wants me to do a juice fast, I told him I'd see."):  # fmt: skip
+        found = select(_message(text))
+        assert found and all(Cue.CONSIDERED in s.cues for s in found), text
+    for text in ("I'm vegan, it's always on my mind when I shop.",
+                 "I'd see a physio about my knee if I were you."):  # fmt: skip
+        assert not any(Cue.CONSIDERED in s.cues for s in select(_message(text))), text
+
+
+# ------------------------------------------------------------------ the user's own, said so
+
+
+def test_a_rule_said_as_the_users_own_serves_no_request_for_someone_else() -> None:
+    from permem.extraction.for_whom import ForWhom, claim_for_whom, request_for_whom, serves
+
+    request = request_for_whom("which Friday flight to Bergen is best for Tomasz?", "n.jankowski")
+    assert request is ForWhom.OTHERS
+    for claim in ("Personally I always grab an aisle seat and the last flight out.",
+                  "For my own travel: window seat, hand luggage only.",
+                  "I personally avoid red-eye flights."):  # fmt: skip
+        assert claim_for_whom(claim) is ForWhom.SELF, claim
+        assert not serves(claim_for_whom(claim), Kind.FACT, request), claim
+        assert serves(claim_for_whom(claim), Kind.FACT, ForWhom.SELF), claim
+    assert claim_for_whom("I take my own bags everywhere.") is ForWhom.ANY
+
+
+def test_where_the_user_lives_or_stays_is_read_in_more_words() -> None:
+    home = lx.TOPICS["home"]
+    for text in ("Just finished unpacking in our new flat in Bristol!",
+                 "From the 1st of March that's home, so use Leeds for anything local then.",
+                 "I'm house-sitting for my cousin in Bergen all of next month.",
+                 "Working out of the Oslo office, so local means Oslo then."):  # fmt: skip
+        assert home.search(text), text
+    assert not home.search("I'm home by six on weekdays.")
+
+
+def test_a_wish_for_some_day_is_only_considered() -> None:
+    for text in ("One day, when money allows, I'd love a Leica.",
+                 "Someday I'd like a little boat.",
+                 "Floating the idea of moving to Porto, nothing firm."):  # fmt: skip
+        found = select(_message(text))
+        assert found and all(Cue.CONSIDERED in s.cues for s in found), text
+    for text in ("One day a week I work from home.", "I'd love a coffee, black please."):
+        assert not any(Cue.CONSIDERED in s.cues for s in select(_message(text))), text
+
+
+def test_a_thing_bought_or_sold_is_a_change_that_takes_back_what_was_said_of_it() -> None:
+    from permem.extraction.modality import retracts
+
+    for text in ("We bought the car!", "I finally adopted a dog.", "We sold our old sofa."):
+        found = select(_message(text))
+        assert found and all(Cue.PAST in s.cues for s in found), text
+        assert retracts(text), text
+    # Getting something is too common a verb to take anything back by.
+    assert not retracts("I got the message.")

@@ -107,8 +107,12 @@ _HOME_PLACE = re.compile(
     r"\b(?i:i'm|i\s+am|we're|we\s+are)\s+[A-Z][\w]+-(?i:based)\b|"
     # A stay elsewhere is where the user is for its span: "house-sitting for my cousin in
     # Bergen", "minding my sister's place in Ghent", "staying with friends in Lyon".
-    r"\b(?i:house-?sitting|flat-?sitting|pet-?sitting|minding|looking\s+after|staying\s+(?:at|in|with))"
-    r"\b[^.!?]{0,40}?\b(?i:in)\s+[A-Z][\w'-]+"
+    # "spending August at my in-laws' in Cork", "I'll be at my sister's in Ghent", "working
+    # from our Madrid office".
+    r"\b(?i:house-?sitting|flat-?sitting|pet-?sitting|minding|looking\s+after|staying\s+(?:at|in|with)|"
+    r"spending|(?:i['’]ll|i\s+will|we['’]ll|we\s+will)\s+be\s+(?:at|in|with))"
+    r"\b[^.!?]{0,40}?\b(?i:in)\s+[A-Z][\w'-]+|"
+    r"\b(?i:working\s+(?:from|out\s+of)\s+(?:our|the|my))\s+[A-Z][\w'-]+"
 )
 # What a part of the week is for: "saturday mornings are for the market", "weekends are
 # for the allotment", "Friday nights are pizza night". The speaker's routine, said bare.
@@ -198,7 +202,7 @@ _LEADING_WHEN = re.compile(
     # A time named by a preposition or a determiner: "In August I'm staying in Lisbon", "all
     # of June we're at the coast", "for the next two weeks I'm on nights".
     rf"^\s*(?:(?:so|and|also|update|heads up|fyi|btw)\W+)?(?:in|on|during|throughout|all\s+of|"
-    rf"for\s+the\s+(?:next|coming|rest\s+of)|until|till|next|this|over)\s+"
+    rf"for\s+the\s+(?:next|coming|rest\s+of|first|last|whole|entire)|until|till|next|this|over)\s+"
     rf"(?=[^,;:.!?]{{0,30}}?\b(?:{_MONTH_RE}|{_WEEKDAY}|week|weekend|month|year|summer|winter|"
     rf"spring|autumn|fall|holidays?|christmas|easter|\d))[^,;:.!?]{{1,40}}?"
     r"(?:,\s*|\s+(?=(?:i|i'm|i've|i'll|we|we're|we'll|my|our)\b))|"

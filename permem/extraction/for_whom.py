@@ -40,7 +40,11 @@ _CLAIM_SELF = re.compile(
     r"\bfor\s+me\s+(?:alone|only)\b|\b(?:just|only)\s+for\s+me\b|\bfor\s+myself\b|"
     r"\bwhen\s+i\s+\w+\s+(?:by\s+)?myself\b|\bon\s+my\s+own\s+(?:trips?|travel|flights?|"
     r"bookings?|meals?|dinners?|nights?|holidays?|time)\b|\bwhen\s+it'?s\s+just\s+me\b|"
-    r"\bwhen\s+i'?m\s+(?:on\s+my\s+own|alone|solo|by\s+myself)\b",
+    r"\bwhen\s+i'?m\s+(?:on\s+my\s+own|alone|solo|by\s+myself)\b|"
+    # "For my own travel: aisle seat", "personally I always grab a window seat", "my own
+    # flights are always economy plus".
+    r"\b(?:for\s+)?my\s+own\s+(?:trips?|travel|flights?|bookings?|meals?|dinners?|holidays?|"
+    r"journeys?|orders?|purchases?)\b|^\W*personally\b|\bi\s+personally\b",
     re.IGNORECASE,
 )
 _CLAIM_FOR = re.compile(

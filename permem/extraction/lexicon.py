@@ -162,7 +162,7 @@ BELIEF = re.compile(
     r"\w+\s+\w+|"
     # Sure of a rule of the world: "I'm sure tenants can legally stop paying rent".
     r"\bi(?:'m|\s+am)\s+(?:pretty\s+|quite\s+|fairly\s+|absolutely\s+|totally\s+|100\s*%\s+)?"
-    r"(?:sure|certain|positive)\s+(?:that\s+)?(?!(?:i|i'm|i'll|i've|i'd|my|we|we're|our|it|"
+    r"(?:sure|certain|positive|confident)\s+(?:that\s+)?(?!(?:i|i'm|i'll|i've|i'd|my|we|we're|our|it|"
     r"it's|you|this|that)\b)(?:the\s+|all\s+|most\s+|every\s+|any\s+)?[a-z]+\s+(?:can|can't|"
     r"cannot|are|is|do|don't|need|never|always|must|have|should|cause|causes|make|makes|"
     r"legally|aren't|isn't)\b|"

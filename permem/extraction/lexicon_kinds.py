@@ -35,7 +35,8 @@ TOPICS = categories(
             # Where the user is based for a while: "house-sitting in Bergen all of next
             # month", "working out of the London office, so local means London then".
             "house-sitting", "housesitting", "house sitting", "subletting", "sublet",
-            "working out of", "local means", "local for me", "based at",
+            "working out of", "local means", "local for me", "based at", "that's home",
+            "that is home", "anything local", "local stuff",
         ),
         "job": (
             "new job", "work as", "job as", "my job", "employer", "work at", "works at",

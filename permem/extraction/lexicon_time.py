@@ -64,6 +64,12 @@ HEDGE = words(
     "pretty sure", "don't quote me", "do not quote me", "could be wrong", "iirc",
     "if i remember right", "if i remember rightly", "if i remember correctly",
     "don't hold me to", "from memory", "off the top of my head",
+    # A wish for when means allow: "one day, when money allows, I'd love a Leica", "a drone is
+    # on my wishlist", "if I ever have spare cash".
+    r"^\W*one\s+day\b(?!\s+(?:a|per|each|every|of)\b)", "when money allows", "if money allows",
+    "money permitting",
+    "when i can afford", "if i can afford", "if i ever", "wishlist", "wish list",
+    "bucket list", r"when\s+i'?m\s+(?:less\s+broke|richer|rich)",
 )  # fmt: skip
 # A sentence that only hedges what was said before it: "don't quote me", "could be wrong".
 HEDGE_TAG = re.compile(
@@ -96,6 +102,10 @@ PAST_EVENT = words(
     r"just (?:got|had|finished|joined|started|bought|moved|won|lost|signed|adopted|graduated|"
     r"quit|returned|came back|tried|took|went|made|ran|visited)",
     "earlier today", "this morning", "ago", "used to", "when i was", "a while back",
+    # A thing acquired or let go, said in the past: "we bought the car!", "I sold my bike",
+    # "we finally adopted a dog" (what the user has or does now follows from it).
+    r"(?:i|we)\s+(?:finally\s+|just\s+|actually\s+)?(?:bought|got|sold|adopted|picked\s+up|"
+    r"gave\s+away|traded\s+in|leased)\s+(?:a|an|the|my|our)\s+\w+",
 )  # fmt: skip
 
 # An intention, however dated ("planning to move to Austin in July"): what the user means to

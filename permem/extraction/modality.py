@@ -62,12 +62,20 @@ _CONSIDERED = re.compile(
     r"^\s*(?:(?:still|kind\s+of|sort\s+of|been)\s+)?(?:toying|flirting|playing)\s+with\s+the\s+idea\b|"
     r"\b(?:was|were)\s+(?:this|so|that)\s+close\s+to\b|"
     # Undecided: "nothing decided yet", "I said I'd think about it", "it's on the cards".
-    r"\b(?:nothing|not)\s+(?:decided|settled|final|definite)\b|\bhaven't\s+decided\b|"
+    r"\b(?:nothing|not)\s+(?:(?:is|yet)\s+)?(?:decided|settled|final|definite|firm|concrete|fixed|"
+    r"set\s+in\s+stone)\b|\bhaven't\s+decided\b|\bfloat(?:ing|ed)\s+the\s+idea\b|"
     r"\bnot\s+sure\s+yet\b|\bundecided\b|\bstill\s+(?:deciding|thinking|weighing|figuring)\b|"
     r"\bhaven't\s+made\s+up\s+(?:my|our)\s+minds?\b|\b(?:tbd|tbc)\b|"
     r"\b(?:i'd|i\s+would|i'll|i\s+will|i\s+might)\s+"
     r"(?:think\s+about|consider|mull\s+over|sleep\s+on)\s+(?:it|that|this)\b|\bon\s+the\s+cards\b|"
     r"\bup\s+in\s+the\s+air\b|"
+    # Of two minds: "going back and forth on going vegan", "wondering whether to go
+    # pescatarian", "keto has been on my mind", "torn about it", "I told her I'd see", "haven't
+    # committed".
+    r"\bback\s+and\s+forth\s+(?:on|about|over)\b|\bwondering\s+(?:whether|if|about)\b|"
+    r"\b(?:has|have|['’]s|['’]ve)\s+been\s+on\s+my\s+mind\b|\btorn\s+(?:between|about|on|over)\b|\bin\s+two\s+minds\b|"
+    r"\b(?:i['’]d|i['’]ll|we['’]ll|we['’]d)\s+see(?=\s*(?:[.!,;]|$|about|how|if))|"
+    r"\b(?:haven't|have\s+not|not)\s+(?:yet\s+)?committed\b|"
     # Drawn to it, not doing it: "half tempted to go gluten-free", "I'm tempted by keto".
     r"\b(?:i'm|i\s+am|im|we're|we\s+are|half|a\s+bit|kind\s+of|sort\s+of|really|so)\s+tempted\b|"
     r"^\s*tempted\s+(?:to|by)\b",
@@ -79,7 +87,8 @@ _UNDECIDED_ABOUT_IT = re.compile(
     r"\b(?:mulling|mull|thinking|think|weighing|sleeping|sleep)\s+(?:it|that|this)\s+(?:over|through|"
     r"up)\b|\b(?:think|thinking|mull|mulling)\s+(?:about|over|on)\s+(?:it|that|this)\b|"
     r"\bsleep(?:ing)?\s+on\s+(?:it|that|this)\b|\bhaven't\s+(?:decided|made\s+up\s+(?:my|our)\s+"
-    r"minds?)\b|\bnothing(?:'s|\s+is)?\s+decided\b",
+    r"minds?)\b|\bnothing(?:'s|\s+is)?\s+decided\b|"
+    r"\b(?:i['’]d|i['’]ll|we['’]ll|we['’]d)\s+see(?=\s*(?:[.!,;]|$))",
     re.IGNORECASE,
 )
 # A plan or an idea that is off: the sentence takes back a plan and states nothing new.
@@ -220,10 +229,23 @@ def considered(text: str) -> bool:
     return _CONSIDERED.search(text) is not None
 
 
+# A wish for some day or for when means allow, opening its sentence: "One day, when money
+# allows, I'd love a Leica", "if I ever have spare cash, a Fujifilm is first on the list".
+_WISH_OPENER = re.compile(
+    r"^\W*(?:(?:and|but|so|btw|also)\W+)?(?:one\s+day(?!\s+(?:a|per|each|every|of)\b)|someday|some\s+day|if\s+i\s+ever|"
+    r"(?:when|if)\s+money\s+allows|money\s+permitting|when\s+i\s+can\s+afford)\b",
+    re.IGNORECASE,
+)
+
+
 def undecided_sentence(sentence: str) -> bool:
     """The sentence ends undecided about what it said ("my partner keeps nudging me towards
-    keto, I'm mulling it over"): every clause of it is only considered."""
-    return _UNDECIDED_ABOUT_IT.search(sentence) is not None
+    keto, I'm mulling it over") or opens on a wish for some day ("one day, when money allows,
+    I'd love a Leica"): every clause of it is only considered."""
+    return (
+        _UNDECIDED_ABOUT_IT.search(sentence) is not None
+        or _WISH_OPENER.search(sentence) is not None
+    )
 
 
 # A measurement or a test overturns what the user took for granted about themselves: "the
@@ -263,6 +285,13 @@ CHANGED_STATE = re.compile(
     r"year|season|semester)\b|as\s+of\s+(?:now|today|this\s+(?:week|month|year))|"
     r"(?:got|been|was|were|is|are|'s)\s+(?:pushed|moved)\s+(?:back|forward|to)|postponed|"
     r"rescheduled|brought\s+forward)\b|"
+    # A thing acquired or let go: what was said of having it or not no longer holds ("we
+    # bought the car!" after "no car for me", "I sold the piano").
+    r"\b(?:i|we)\s+(?:finally\s+|just\s+|actually\s+)?(?:bought|sold|adopted|traded\s+in|leased|"
+    r"gave\s+away)\s+(?:a|an|the|my|our)\s+(?:new\s+)?\w+|"
+    # A preference for another time than the one in place: "in this app I'd prefer the
+    # summary later, around 9", "I'd rather have the call earlier".
+    r"\b(?:i['’]d|i\s+would)\s+(?:rather|prefer)\b[^.!?]{0,60}?\b(?:later|earlier)\b|"
     # An order that moves an arrangement: "move the digest to the evening", "switch my
     # reminders to 8", "push the weekly call to Thursdays".
     r"\b(?:move|moving|change|changing|switch|switching|shift|shifting|push|pushing)\s+(?:the|my|our)\s+"

@@ -15,6 +15,7 @@ from spacy.lang.en.stop_words import STOP_WORDS
 
 from permem.extraction.lexicon import RELATIONS
 from permem.extraction.prefilter import guard_patterns
+from permem.extraction.speaker_visitors import visiting_sentence, visitors_fragment
 from permem.extraction.speaker_words import (
     _AGE,
     _ANY_DET,
@@ -27,7 +28,6 @@ from permem.extraction.speaker_words import (
     _KIN,
     _KIN_ADJECTIVE,
     _LEAD,
-    _LODGING,
     _NAME,
     _NOT_NAME,
     _NUMBER_WORDS,
@@ -202,34 +202,6 @@ _SCHOOL = re.compile(
 )
 # Visitors to the holder's place, on the device it keeps there: "we're the guests", "we're the
 # couple in the holiday let this weekend", "I'm your tenant in the flat upstairs".
-_VISITORS = re.compile(
-    # "We're the guests in the cottage", "Hello from the guests!", "it's the tenants".
-    rf"{_LEAD}(?:we['’]?re|we are|{_I_AM}|im|(?:greetings\s+|hello\s+|hi\s+|hey\s+)?from|"
-    r"it['’]?s|this\s+is)\s+(?:the|your)\s+(?:new\s+)?"
-    r"(?:[^\W\d_]+\s+)?(?:guests?|visitors?|tenants?|renters?|lodgers?|house-?sitters?|couple|family|group|"
-    r"people|folks)"
-    rf"(?:\s+(?:staying\s+)?(?:in|at|from)\s+(?:the|your|this)\s+(?:[^\W\d_]+\s+){{0,2}}"
-    rf"{_LODGING})?(?:\s+(?:this|for\s+the|for\s+a)\s+(?:weekend|week|fortnight|month|"
-    rf"night|few\s+days))?{_TRAIL}",
-    re.IGNORECASE,
-)
-# Staying at the holder's place, on the device it keeps there: "we're staying in this flat
-# this week", "I'm staying at your cottage till Sunday" ("in the flat" may be the holder's own
-# trip).
-_STAYING = re.compile(
-    rf"{_LEAD}(?:we['’]?re|we are|{_I_AM}|im)\s+(?:staying|stopping|renting|house-?sitting)\s+"
-    rf"(?:in|at)\s+(?:your|this)\s+(?:[^\W\d_]+\s+){{0,2}}{_LODGING}\b[^.!?]*",
-    re.IGNORECASE,
-)
-# Just arrived at the holder's place: "we've just checked in to the cottage for the week",
-# "hello from the family renting the apartment".
-_ARRIVED = re.compile(
-    rf"{_LEAD}(?:(?:we['’]?ve|we\s+have|we)\s+(?:just\s+)?(?:checked\s+in|arrived|got\s+here|"
-    rf"moved\s+in)\s+(?:to|at|in)\s+(?:the|your|this)\s+(?:[^\W\d_]+\s+){{0,2}}{_LODGING}\b|"
-    rf"(?:greetings|hello|hi|hey)\s+from\s+(?:the\s+)?(?:[^\W\d_]+\s+){{0,2}}(?:renting|staying\s+"
-    rf"(?:in|at))\s+(?:the|your|this)\s+(?:[^\W\d_]+\s+){{0,2}}{_LODGING}\b)[^.!?]*",
-    re.IGNORECASE,
-)
 # Typing for someone else, the account's holder: "helping my gran with her tablet", "typing
 # for her", "writing this on Keziah's behalf".
 _HELPING = re.compile(
@@ -353,9 +325,9 @@ def _strong(text: str) -> bool:
     to the holder's place, a child's age or school year."""
     if _BORROWING.search(text) or _LENT.search(text) or _SCHOOL.fullmatch(text):
         return True
-    if _RELATIVE_OF.fullmatch(text) or _VISITORS.fullmatch(text):
+    if _RELATIVE_OF.fullmatch(text) or visitors_fragment(text):
         return True
-    if _DESCRIBED_HERE.fullmatch(text) or _STAYING.fullmatch(text) or _ARRIVED.fullmatch(text):
+    if _DESCRIBED_HERE.fullmatch(text):
         return True
     if _HELPING.fullmatch(text):
         return True
@@ -413,6 +385,10 @@ def _read(message: Message, known_holder: set[str], words: Container[str]) -> _S
             strong.append(fragment)
             known_holder.add(whose.casefold())
             seen.disclaimed.append(whose.casefold())
+    visiting = visiting_sentence(message.text)
+    if visiting is not None:
+        # "Hello, we're visiting for the week and staying at this place".
+        strong.append(_Fragment(*visiting, message.text[visiting[0] : visiting[1]]))
     signed = _SIGN_OFF.search(message.text)
     if signed is not None and _is_name(signed.group("name"), strict=True):
         note = signed.group("note")

@@ -27,7 +27,7 @@ __all__ = ["world_claim"]
 _KNOWING = frozenset(
     {"believe", "think", "reckon", "know", "hear", "read", "teach", "tell", "say", "swear",
      "convince", "guess", "suppose", "assume", "figure", "understand", "learn", "agree", "bet",
-     "gather", "sure", "certain", "convinced", "positive", "believer", "told",
+     "gather", "sure", "certain", "convinced", "positive", "confident", "believer", "told",
      # Opinion and impression: "my theory is that …", "I feel like …", "it seems to me that …",
      # "in my opinion", "from what I've read", "I suspect …".
      "theory", "feel", "seem", "opinion", "view", "impression", "sense", "suspect", "doubt",
