@@ -293,8 +293,10 @@ def test_an_order_that_moves_an_arrangement_takes_the_old_one_back() -> None:
     for text in ("Actually, move the newsletter to Friday mornings.",
                  "Switch my reminders to 8am please.",
                  "Push the weekly call back to Thursdays.",
-                 "In this workspace I'd prefer the stand-up later, around 11."):  # fmt: skip
+                 "In this workspace I'd prefer the stand-up later, around 11.",
+                 "For this app only, the digest should come at 9 in the evening."):  # fmt: skip
         assert retracts(text), text
+    assert not retracts("In this app I also want a weekly digest.")
     for text in ("Move to the next question.", "Can you change the subject?"):
         assert not retracts(text), text
 
@@ -423,3 +425,13 @@ def test_a_thing_bought_or_sold_is_a_change_that_takes_back_what_was_said_of_it(
         assert retracts(text), text
     # Getting something is too common a verb to take anything back by.
     assert not retracts("I got the message.")
+
+
+def test_a_rule_for_what_the_assistant_sends_said_of_the_thing_is_an_instruction() -> None:
+    for text in ("Replies should be short.", "The digest needs to arrive before 8.",
+                 "For this app only, the summary should come at 9 in the evening."):  # fmt: skip
+        found = select(_message(text))
+        assert found and all(Cue.INSTRUCTION in s.cues for s in found), text
+    assert not any(
+        Cue.INSTRUCTION in s.cues for s in select(_message("The report should be done by Friday."))
+    )

@@ -239,6 +239,17 @@ def _statement_core(text: str) -> str:
     return text[lead.end() :] if lead and lead.end() < len(text) else text
 
 
+# A rule for what the assistant sends the user, said of the thing: "replies should be short",
+# "my summary should arrive at 7", "the digest needs to come before 8".
+_OUTPUT_RULE = re.compile(
+    r"^\W*(?:(?:for|in)\s+this\s+(?:app|workspace|project|chat)(?:\s+only)?\s*,?\s*)?"
+    r"(?:(?:the|my|your|all|any)\s+)?(?:[\w-]+\s+)?(?:repl(?:y|ies)|answers?|responses?|"
+    r"summar(?:y|ies)|digests?|reminders?|notifications?|alerts?|briefings?|newsletters?)\s+"
+    r"(?:should|must|need\s+to|needs\s+to|have\s+to|has\s+to|ought\s+to)\b",
+    re.IGNORECASE,
+)
+
+
 def _user_cues(message: Message, text: str, remember: bool) -> tuple[set[Cue], str | None]:
     cues: set[Cue] = set()
     first_person = lx.FIRST_PERSON.search(text) is not None
@@ -261,6 +272,7 @@ def _user_cues(message: Message, text: str, remember: bool) -> tuple[set[Cue], s
         lx.STANDING_INSTRUCTION.search(text)
         or lx.FORMAT_INSTRUCTION.search(text)
         or standing_directive(text)
+        or _OUTPUT_RULE.search(stated)
     ):
         cues.add(Cue.INSTRUCTION)
     if remember:

@@ -285,6 +285,9 @@ CHANGED_STATE = re.compile(
     r"year|season|semester)\b|as\s+of\s+(?:now|today|this\s+(?:week|month|year))|"
     r"(?:got|been|was|were|is|are|'s)\s+(?:pushed|moved)\s+(?:back|forward|to)|postponed|"
     r"rescheduled|brought\s+forward)\b|"
+    # A rule for this app or workspace alone, in place of what holds elsewhere: "for this app
+    # only, the summary should come at 9" (not one that adds: "in this app I also want ...").
+    r"\b(?:for|in)\s+this\s+(?:app|workspace)(?:\s+only)?\b(?![^.!?]*\b(?:also|as\s+well|too)\b)|"
     # A thing acquired or let go: what was said of having it or not no longer holds ("we
     # bought the car!" after "no car for me", "I sold the piano").
     r"\b(?:i|we)\s+(?:finally\s+|just\s+|actually\s+)?(?:bought|sold|adopted|traded\s+in|leased|"
