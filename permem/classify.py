@@ -16,7 +16,7 @@ from permem.extraction import lexicon as lx
 from permem.extraction.context import CLAUSE_STOP, leans_back, meaning, sentence_around
 from permem.extraction.modality import changed_state
 from permem.extraction.sensitive import PERSONAL, SPECIAL
-from permem.occasions import occasion, over_before_said
+from permem.occasions import next_period, occasion, over_before_said
 from permem.records import Kind, Origin, Role, Sensitivity
 from permem.situation import orders_last_with_their_situation
 from permem.temporal import (
@@ -376,6 +376,9 @@ def classify(candidate: Candidate) -> Classification:
             # The occasion the rest of its sentence names ("in case it rains tomorrow"):
             # the claim was cut from it, and holds for it.
             span = occasion(adjunct, message.ts, doc=candidate.doc)
+        if span is None and candidate.kind is Kind.PLAN:
+            # A state planned for the whole next week, month or year lasts it.
+            span = next_period(support, message.ts)
         if span is not None and span[1] > validity.valid_from:
             validity = replace(validity, valid_until=span[1])
     around = sentence_around(message.text, candidate.start, candidate.end)

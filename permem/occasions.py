@@ -28,7 +28,8 @@ from datetime import date, datetime, time, timedelta
 from spacy.tokens import Doc
 
 from permem.request_time import periods
-from permem.temporal_phrases import _HABITUAL, _LASTING_CHANGE, _MONTH_RE, _TOLD_AFTER
+from permem.temporal import _end_of, _start_of
+from permem.temporal_phrases import _HABITUAL, _LASTING_CHANGE, _MONTH_RE, _NEXT, _TOLD_AFTER
 
 # Habit and frequency beyond `_HABITUAL`'s ("every", "usually", "Saturdays"), and dates kept
 # every year or month.
@@ -116,6 +117,25 @@ def occasion(
     return start, datetime.combine(last + timedelta(days=1), time(0), tzinfo=ts.tzinfo)
 
 
+def next_period(text: str, ts: datetime) -> tuple[datetime, datetime] | None:
+    """The whole next week, month or year a state is planned for ("next month I'm looking
+    after my aunt's house in Perth"), as local [start, end); None when the text tells a lasting
+    change ("from next month I live in Perth", "I'm moving next month") or a habit."""
+    if any(p.search(text) for p in (_HABITUAL, _RECURS, _LASTING_CHANGE, _OPEN_START)):
+        return None
+    if re.search(r"\b(?:from|starting|as\s+of|after)\s+next\b", text, re.IGNORECASE):
+        return None
+    found = _NEXT.search(text)
+    unit = (found.group("unit") or "").lower() if found else ""
+    if found is None or unit not in ("week", "month", "year"):
+        return None
+    start = _start_of(found, ts)
+    if start is None:
+        return None
+    end = _end_of(unit, start.date())
+    return start, datetime.combine(end + timedelta(days=1), time(0), tzinfo=ts.tzinfo)
+
+
 # A stretch of time something lasted: "throughout April", "all of last week", "the whole time",
 # "every day", "for the first two weeks of May", "until last Tuesday".
 _STRETCH = re.compile(
@@ -157,4 +177,4 @@ def over_before_said(sentence: str, doc: Doc | None) -> bool:
     )
 
 
-__all__ = ["habit_verb", "occasion", "over_before_said"]
+__all__ = ["habit_verb", "next_period", "occasion", "over_before_said"]

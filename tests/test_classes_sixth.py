@@ -435,3 +435,12 @@ def test_a_rule_for_what_the_assistant_sends_said_of_the_thing_is_an_instruction
     assert not any(
         Cue.INSTRUCTION in s.cues for s in select(_message("The report should be done by Friday."))
     )
+
+
+def test_a_state_planned_for_the_whole_next_month_lasts_that_month() -> None:
+    [(start, end)] = _read("Next month I'm looking after my aunt's house in Perth.").values()
+    assert start.date().isoformat() == "2026-11-01"
+    assert end is not None and end.date().isoformat() == "2026-12-01"
+    # A change from next month on lasts.
+    [(start, end)] = _read("From next month I'm living in Perth.").values()
+    assert start.date().isoformat() == "2026-11-01" and end is None
