@@ -164,7 +164,10 @@ def _gate_input(proposal: Proposal, state: TenantState, *, replaces_usable: bool
     )
 
 
-def _topic_key(proposal: Proposal) -> tuple[str, str, str, str] | None:
+_TopicKey = tuple[str, str, str, str]  # tenant, subject, exclusive topic, scope
+
+
+def _topic_key(proposal: Proposal) -> _TopicKey | None:
     topic = proposal.candidate.topic
     if topic is None or topic not in policy.EXCLUSIVE_TOPICS:
         return None
@@ -172,13 +175,11 @@ def _topic_key(proposal: Proposal) -> tuple[str, str, str, str] | None:
     return (proposal.candidate.message.tenant, c.subject, topic, c.scope)
 
 
-def _in_use(
-    prepared: Prepared, proposals: Sequence[Proposal]
-) -> dict[tuple[str, str, str, str], Any]:
+def _in_use(prepared: Prepared, proposals: Sequence[Proposal]) -> dict[_TopicKey, datetime]:
     """When each (tenant, subject, exclusive topic, scope) first had a claim in use: stored
     before this batch (the tenant state's `usable_topics`, as early as can be) or said in it
     and stored usable by the gate's first pass."""
-    earliest: dict[tuple[str, str, str, str], Any] = {}
+    earliest: dict[_TopicKey, datetime] = {}
     for tenant, state in prepared.tenants.items():
         for subject, topic, scope in state.usable_topics:
             earliest[(tenant, subject, topic, scope)] = datetime.min.replace(tzinfo=UTC)
@@ -212,8 +213,11 @@ def gate(
         outcome, key = proposal.outcome, _topic_key(proposal)
         if key is None or outcome is None or outcome.reasons[:1] != ("personal_not_needed",):
             continue
+        c = proposal.classification
+        if not policy.replaces_on_topic(key[2], proposal.claim, c.origin):
+            continue  # an addition or an import replaces nothing (`revisions.topic_key`)
         tenant, subject, topic, scope = key
-        said = proposal.classification.observed_at
+        said = c.observed_at
         if any(
             (tenant, subject, topic, where) in in_use
             and in_use[(tenant, subject, topic, where)] < said

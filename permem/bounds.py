@@ -18,7 +18,6 @@ it then. Pure functions; nothing here reads the clock.
 
 from __future__ import annotations
 
-import calendar
 import re
 from datetime import UTC, date, datetime, time, timedelta
 
@@ -293,7 +292,7 @@ def month_part(text: str, ts: datetime) -> datetime | None:
     month = _MONTHS[(found.group("month") or found.group("month2")).lower()]
     today = ts.date()
     for year in (today.year, today.year + 1):
-        last = calendar.monthrange(year, month)[1]
+        last = _end_of("month", date(year, month, 1)).day
         day = date(year, month, _PART_DAY.get(part, last - 6))
         if day > today:
             return datetime.combine(day, time(0), tzinfo=ts.tzinfo)

@@ -310,6 +310,12 @@ def _adjunct_around(claim: str, context: str | None) -> str | None:
     return None
 
 
+def _sentence_of(candidate: Candidate) -> str:
+    """The whole sentence the claim was cut from (its support may be one clause of it)."""
+    start, end = sentence_around(candidate.message.text, candidate.start, candidate.end)
+    return candidate.message.text[start:end]
+
+
 def _being(candidate: Candidate) -> bool:
     """A state planned for a span, not an intention: the claim's main verb is "be" ("next
     week I'm on a cleanse", "we're at the coast on Friday"), or it says where the user stays
@@ -381,11 +387,10 @@ def classify(candidate: Candidate) -> Classification:
             span = next_period(support, message.ts)
         if span is not None and span[1] > validity.valid_from:
             validity = replace(validity, valid_until=span[1])
-    around = sentence_around(message.text, candidate.start, candidate.end)
     if lx.PAST_HABIT.search(text) and not lx.STILL_SO.search(text):
         # How things were: kept as history, valid for no moment after it was said.
         validity = replace(validity, valid_until=validity.valid_from)
-    elif over_before_said(message.text[around[0] : around[1]], candidate.doc):
+    elif over_before_said(_sentence_of(candidate), candidate.doc):
         # A stretch of time that is over ("throughout April my bike was broken"): history too,
         # whatever day its month would name ahead.
         said = min(validity.valid_from, message.ts)

@@ -27,6 +27,7 @@ from datetime import date, datetime, time, timedelta
 
 from spacy.tokens import Doc
 
+from permem.extraction.lexicon_time import STILL_SO
 from permem.request_time import periods
 from permem.temporal import _end_of, _start_of
 from permem.temporal_phrases import _HABITUAL, _LASTING_CHANGE, _MONTH_RE, _NEXT, _TOLD_AFTER
@@ -44,7 +45,9 @@ _RECURS = re.compile(
 _OPEN_START = re.compile(
     r"\b(?:as\s+of|starting|beginning|effective|onwards?|from\s+(?:then|now)\s+on|"
     r"from\s+(?:the\s+|next\s+|this\s+)?(?:\d|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|"
-    r"jun|jul|aug|sep|oct|nov|dec|tomorrow|today))",
+    r"jun|jul|aug|sep|oct|nov|dec|tomorrow|today)|"
+    # "from next month on", "after next week": what starts then lasts.
+    r"(?:from|after)\s+next\s+(?:week|weekend|month|year))",
     re.IGNORECASE,
 )
 # Words that point at one period by themselves.
@@ -123,8 +126,6 @@ def next_period(text: str, ts: datetime) -> tuple[datetime, datetime] | None:
     change ("from next month I live in Perth", "I'm moving next month") or a habit."""
     if any(p.search(text) for p in (_HABITUAL, _RECURS, _LASTING_CHANGE, _OPEN_START)):
         return None
-    if re.search(r"\b(?:from|starting|as\s+of|after)\s+next\b", text, re.IGNORECASE):
-        return None
     found = _NEXT.search(text)
     unit = (found.group("unit") or "").lower() if found else ""
     if found is None or unit not in ("week", "month", "year"):
@@ -151,8 +152,8 @@ _STRETCH = re.compile(
 _GONE_BY = re.compile(
     rf"\b(?:{_MONTH_RE}|last\s+\w+|yesterday|ago|the\s+past\s+\w+)\b", re.IGNORECASE
 )
-_STILL = re.compile(r"\b(?:still|now|nowadays|these\s+days|ever\s+since|again)\b", re.IGNORECASE)
-_PAST_MODALS = frozenset({"was", "were", "had", "did", "could", "got"})
+# A past auxiliary or modal of the main verb: "was broken", "couldn't run", "did nothing".
+_PAST_MODALS = _PAST_AUX | {"did", "could"}
 
 
 def over_before_said(sentence: str, doc: Doc | None) -> bool:
@@ -163,7 +164,7 @@ def over_before_said(sentence: str, doc: Doc | None) -> bool:
     a time gone by (`_GONE_BY`), with nothing saying it still holds. It is history, not how the
     user lives now. Not a change said in the past ("I moved to Leeds in April": no stretch),
     nor what has been so for a while ("I've been vegan for six years": the present perfect)."""
-    if doc is None or _STILL.search(sentence):
+    if doc is None or STILL_SO.search(sentence):
         return False
     if not (_STRETCH.search(sentence) and _GONE_BY.search(sentence)):
         return False

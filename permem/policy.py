@@ -239,6 +239,13 @@ def adds_to(claim: str) -> bool:
     return _ADDS.search(claim) is not None
 
 
+def replaces_on_topic(topic: str | None, claim: str, origin: Origin) -> bool:
+    """A claim that replaces what holds on its topic: on an exclusive topic, the user's own
+    (an imported field is someone else's record of the user, never a correction), and not
+    said as an addition ("I also speak Dutch")."""
+    return topic in EXCLUSIVE_TOPICS and origin is not Origin.IMPORTED and not adds_to(claim)
+
+
 _CONTENT_WORD = re.compile(r"(?<![<\w])[^\W\d_]{2,}(?![\w>])")
 _FILLER = frozenset(
     "i me my we our us you your it its is am are was be the a an and or but so to of in on at "

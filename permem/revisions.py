@@ -32,7 +32,7 @@ from permem import policy
 from permem.embedding import Embedder, embed_unique
 from permem.extraction.speakers import english_words
 from permem.recall_choice import with_siblings
-from permem.records import Confirmation, Kind, Origin, Status, UserMemory
+from permem.records import Confirmation, Kind, Status, UserMemory
 from permem.stores.bulk import copy_insert
 from permem.stores.schema import memories, memory_events
 
@@ -228,9 +228,7 @@ def topic_key(record: UserMemory) -> TopicKey | None:
     for its confirmation, a bounded one ("until June") replaces nothing for good, and one
     that starts later ("as of October I'll live in Rotterdam") replaces the old one only from
     then (recall_choice.superseded_in_time)."""
-    if record.origin is Origin.IMPORTED or record.topic not in policy.EXCLUSIVE_TOPICS:
-        return None
-    if policy.adds_to(record.claim):
+    if not policy.replaces_on_topic(record.topic, record.claim, record.origin):
         return None
     usable = record.status is Status.ACTIVE and record.confirmation is not Confirmation.PENDING
     if usable and record.valid_until is None and record.valid_from <= record.observed_at:

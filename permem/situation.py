@@ -35,7 +35,6 @@ if TYPE_CHECKING:
 
 _SITUATIONS = frozenset({Kind.FACT, Kind.EVENT, Kind.PLAN})
 _ORDERS = frozenset({Kind.INSTRUCTION, Kind.CONSTRAINT})
-_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|im|me|my|mine|we|we're|our)\b", re.I)
 # Said beside the rest rather than because of it: "also", "by the way", "in general".
 _ASIDE = re.compile(
     r"\b(?:also|as\s+well|too|by\s+the\s+way|btw|in\s+general|generally|regardless|anyway|"
@@ -50,7 +49,7 @@ def _order(candidate: Candidate, found: Classification) -> bool:
     if found.valid_from > found.observed_at:
         return False  # a time of its own
     text = candidate.claim_text
-    if candidate.kind is Kind.CONSTRAINT and _FIRST_PERSON.search(text):
+    if candidate.kind is Kind.CONSTRAINT and lx.FIRST_PERSON.search(text):
         return False
     # Its whole sentence: "By the way, no emojis" is cut to "no emojis".
     said = candidate.support_text

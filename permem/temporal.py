@@ -295,7 +295,8 @@ def _weeks_of(text: str, ts: datetime) -> tuple[datetime, datetime] | None:
     if found is None:
         return None
     first = _month_start(found.group("month"), ts.date(), after=False)
-    days = 7 * {"two": 2, "three": 3, "2": 2, "3": 3}.get((found.group("n") or "").lower(), 1)
+    n = (found.group("n") or "one").lower()
+    days = 7 * (int(n) if n.isdigit() else _NUMBERS[n])
     if found.group("end").lower() == "first":
         start = first
     else:

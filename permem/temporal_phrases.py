@@ -29,6 +29,7 @@ _SEASON_START = {"spring": (3, 20), "summer": (6, 21), "fall": (9, 22), "autumn"
                  "winter": (12, 21)}  # fmt: skip
 
 _MONTH_RE = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_WEEKDAY_RE = "|".join(sorted(_WEEKDAYS, key=len, reverse=True))
 _DAY_RE = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
 _DATE = (
     rf"(?:(?P<m1>{_MONTH_RE})\.?\s+{_DAY_RE.replace('day', 'd1')}|"

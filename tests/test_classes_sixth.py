@@ -154,6 +154,17 @@ def test_personal_data_not_needed_is_confirmed_first_unless_it_replaces_a_claim_
     assert other.decision is GateDecision.CONFIRM
 
 
+def test_only_the_users_own_claim_that_adds_nothing_replaces_on_its_topic() -> None:
+    from permem.policy import replaces_on_topic
+    from permem.records import Origin
+
+    said = "I get paid on the 1st now."
+    assert replaces_on_topic("payday", said, Origin.USER_FACT)
+    assert not replaces_on_topic("payday", said, Origin.IMPORTED)
+    assert not replaces_on_topic("payday", "I also get a bonus on the 15th.", Origin.USER_FACT)
+    assert not replaces_on_topic(None, said, Origin.USER_FACT)
+
+
 @pytest.mark.parametrize("nights", [1, 2])
 def test_an_update_of_a_payday_in_use_replaces_it_through_the_stores(
     settings: Settings, tmp_path: Path, nights: int

@@ -22,7 +22,7 @@ from permem.extraction.prefilter import guard_patterns
 from permem.extraction.sensitive import PERSONAL, SPECIAL
 from permem.records import DEFAULT_PURPOSE, Message
 from permem.temporal import has_bound
-from permem.temporal_phrases import _MONTH_RE, _WEEKDAYS
+from permem.temporal_phrases import _MONTH_RE, _WEEKDAY_RE
 
 
 class Cue(StrEnum):
@@ -192,29 +192,28 @@ def _first_person_statement(text: str) -> bool:
     return False
 
 
-_WEEKDAY = "|".join(sorted(_WEEKDAYS, key=len, reverse=True))
+# How a time adverbial opens its sentence, and the speaker it leaves the statement to.
+_OPENS = r"^\s*(?:(?:so|and|also|update|heads up|fyi|btw)\W+)?"
+_SPEAKER_NEXT = r"(?=(?:i|i'm|i've|i'll|we|we're|we'll|my|our)\b)"
 # A time adverbial before the statement it dates: "From 10 September I'm switching gyms",
 # "as of next month, my office is in Leeds", "starting Monday we live in Ghent".
 _LEADING_WHEN = re.compile(
-    r"^\s*(?:(?:so|and|also|update|heads up|fyi|btw)\W+)?(?:from|starting|as of|beginning|"
-    r"since|after|once|by|come|effective)\b[^,;:.!?]{1,40}?(?:,\s*|\s+(?=(?:i|i'm|i've|i'll|"
-    r"we|we're|we'll|my|our)\b))|"
+    rf"{_OPENS}(?:from|starting|as of|beginning|since|after|once|by|come|effective)\b"
+    rf"[^,;:.!?]{{1,40}}?(?:,\s*|\s+{_SPEAKER_NEXT})|"
     # A time named by a preposition or a determiner: "In August I'm staying in Lisbon", "all
     # of June we're at the coast", "for the next two weeks I'm on nights".
-    rf"^\s*(?:(?:so|and|also|update|heads up|fyi|btw)\W+)?(?:in|on|during|throughout|all\s+of|"
+    rf"{_OPENS}(?:in|on|during|throughout|all\s+of|"
     rf"for\s+the\s+(?:next|coming|rest\s+of|first|last|whole|entire)|until|till|next|this|over)\s+"
-    rf"(?=[^,;:.!?]{{0,30}}?\b(?:{_MONTH_RE}|{_WEEKDAY}|week|weekend|month|year|summer|winter|"
+    rf"(?=[^,;:.!?]{{0,30}}?\b(?:{_MONTH_RE}|{_WEEKDAY_RE}|week|weekend|month|year|summer|winter|"
     rf"spring|autumn|fall|holidays?|christmas|easter|\d))[^,;:.!?]{{1,40}}?"
-    r"(?:,\s*|\s+(?=(?:i|i'm|i've|i'll|we|we're|we'll|my|our)\b))|"
+    rf"(?:,\s*|\s+{_SPEAKER_NEXT})|"
     # A day named by itself: "Tomorrow I'm in court all day", "the day after tomorrow we're
     # at the wedding".
-    r"^\s*(?:(?:so|and|also|update|heads up|fyi|btw)\W+)?(?:tomorrow|tonight|today|"
-    r"the\s+day\s+after\s+tomorrow|(?:a|one)\s+week\s+from\s+(?:today|tomorrow))\s*,?\s+"
-    r"(?=(?:i|i'm|i've|i'll|we|we're|we'll|my|our)\b)|"
+    rf"{_OPENS}(?:tomorrow|tonight|today|the\s+day\s+after\s+tomorrow|"
+    rf"(?:a|one)\s+week\s+from\s+(?:today|tomorrow))\s*,?\s+{_SPEAKER_NEXT}|"
     # A bare "now": "now I'm training for a half marathon", "these days, I cycle".
     r"^\s*(?:(?:so|and|but|also|ok)\W+)?(?:now|nowadays|these\s+days|currently|lately|"
-    r"at\s+the\s+moment|at\s+present|for\s+now|instead)\s*,?\s+(?=(?:i|i'm|i've|i'll|we|"
-    r"we're|we'll|my|our)\b)",
+    rf"at\s+the\s+moment|at\s+present|for\s+now|instead)\s*,?\s+{_SPEAKER_NEXT}",
     re.IGNORECASE,
 )
 

@@ -263,7 +263,7 @@ class _SentenceSays:
     retracts: bool
     for_a_relation: bool
     one_off: bool
-    undecided: bool = False
+    undecided: bool
 
 
 def select(message: Message) -> list[SentenceCue]:

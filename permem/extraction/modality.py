@@ -48,6 +48,8 @@ _HYPOTHETICAL = re.compile(
     r"lottery|were\s+rich|was\s+rich|won\s+the)\b)",
     re.IGNORECASE,
 )
+# "I'd see", "we'll see": the decision left for later.
+_WILL_SEE = r"\b(?:i['’]d|i['’]ll|we['’]ll|we['’]d)\s+see"
 _CONSIDERED = re.compile(
     r"\b(?:i|we)\s+(?:(?:had|have)\s+)?(?:looked\s+(?:at|into)|thought\s+about|considered|"
     r"toyed\s+with|talked\s+about|flirted\s+with|weighed|explored|debated|nearly|almost|"
@@ -74,7 +76,7 @@ _CONSIDERED = re.compile(
     # committed".
     r"\bback\s+and\s+forth\s+(?:on|about|over)\b|\bwondering\s+(?:whether|if|about)\b|"
     r"\b(?:has|have|['’]s|['’]ve)\s+been\s+on\s+my\s+mind\b|\btorn\s+(?:between|about|on|over)\b|\bin\s+two\s+minds\b|"
-    r"\b(?:i['’]d|i['’]ll|we['’]ll|we['’]d)\s+see(?=\s*(?:[.!,;]|$|about|how|if))|"
+    rf"{_WILL_SEE}(?=\s*(?:[.!,;]|$|about|how|if))|"
     r"\b(?:haven't|have\s+not|not)\s+(?:yet\s+)?committed\b|"
     # Drawn to it, not doing it: "half tempted to go gluten-free", "I'm tempted by keto".
     r"\b(?:i'm|i\s+am|im|we're|we\s+are|half|a\s+bit|kind\s+of|sort\s+of|really|so)\s+tempted\b|"
@@ -88,7 +90,7 @@ _UNDECIDED_ABOUT_IT = re.compile(
     r"up)\b|\b(?:think|thinking|mull|mulling)\s+(?:about|over|on)\s+(?:it|that|this)\b|"
     r"\bsleep(?:ing)?\s+on\s+(?:it|that|this)\b|\bhaven't\s+(?:decided|made\s+up\s+(?:my|our)\s+"
     r"minds?)\b|\bnothing(?:'s|\s+is)?\s+decided\b|"
-    r"\b(?:i['’]d|i['’]ll|we['’]ll|we['’]d)\s+see(?=\s*(?:[.!,;]|$))",
+    rf"{_WILL_SEE}(?=\s*(?:[.!,;]|$))",
     re.IGNORECASE,
 )
 # A plan or an idea that is off: the sentence takes back a plan and states nothing new.

@@ -39,10 +39,10 @@ _ARRIVED = re.compile(
 )
 # Visitors who say they are staying here, in any words: "we" staying, visiting, renting or
 # just arrived (`_STAY`), here or at this or your place (`_HERE_PLACE`; "the flat in Lisbon"
-# may be the holder's own trip), in one sentence ("Hello, we're
-# visiting for the week and staying at this place", "Hiya, we've booked this place for 5
-# nights"); or guests named as where they are ("Guests in unit 4 here"). A story of a stay is
-# no visit ("we stayed in a cabin last year").
+# may be the holder's own trip), in one sentence ("Hello, we're visiting for the week and
+# staying at this place"); a stay said whole (`_STAYING_HERE`: "we've booked this place for
+# 5 nights"); or guests named as where they are ("Guests in unit 4 here"). A story of a stay
+# is no visit ("we stayed in a cabin last year").
 _STAY = re.compile(
     r"\b(?:we|we['’](?:re|ve)|we\s+(?:are|have))\s+(?:[\w-]+\s+){0,2}?(?:staying|visiting|renting|"
     r"rented|arrived|got\s+in|checked\s+in|holidaying|on\s+holiday)\b",
@@ -77,7 +77,7 @@ _GUESTS_HERE = re.compile(
 
 
 def _visiting(sentence: str) -> bool:
-    """The sentence is said by visitors staying at the holder's place (see `_WE`)."""
+    """The sentence is said by visitors staying at the holder's place (see `_STAY`)."""
     if _GUESTS_HERE.match(sentence.strip()):
         return True
     if _TOLD_STAY.search(sentence):
