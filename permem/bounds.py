@@ -21,8 +21,15 @@ from __future__ import annotations
 import re
 from datetime import UTC, date, datetime, time, timedelta
 
-from permem.temporal import _add, _end_of, _parse_day
-from permem.temporal_phrases import _MONTH_RE, _MONTHS, _NUMBERS, _SEASON_START
+from permem.temporal import _add, _end_day, _end_of, _month_span, _month_start, _parse_day
+from permem.temporal_phrases import (
+    _LENGTH_FROM,
+    _MONTH_RE,
+    _MONTHS,
+    _MONTHS_SPAN,
+    _NUMBERS,
+    _SEASON_START,
+)
 
 __all__ = ["ahead", "end_day", "month_part", "names_bound", "plan_start", "start_day"]
 
@@ -214,6 +221,11 @@ def names_bound(text: str) -> bool:
     on when it is asked; "from this week" names none)."""
     if _AHEAD.search(text) or _IN_UNITS_OPENS.match(text):
         return True
+    if _PARTS_RANGE.search(text) or _FEAST.search(text) or _AFTER_NEXT.search(text):
+        return True
+    days = _DAY_RANGE.search(text)
+    if days is not None and (days.group("month") or days.group("month2") or days.group("a_th")):
+        return True
     return any(
         read(_phrase(text, marker.end()), _REFERENCE) is not None
         for pattern, read in ((_END, _until_day), (_START, _day))
@@ -297,3 +309,140 @@ def month_part(text: str, ts: datetime) -> datetime | None:
         if day > today:
             return datetime.combine(day, time(0), tzinfo=ts.tzinfo)
     return None
+
+
+def month_pair(text: str, ts: datetime) -> tuple[datetime, datetime] | None:
+    """Months named by both ends ("July and August"): the first's 1st to the end of the last."""
+    found = _MONTHS_SPAN.search(text)
+    if found is None:
+        return None
+    first = _month_start(found.group("m1"), ts.date(), after=False)
+    last = _month_start(found.group("m2"), first, after=False)
+    return _month_span(first, ts)[0], _month_span(last, ts)[1]
+
+
+def length_from(text: str, ts: datetime) -> tuple[datetime, datetime] | None:
+    """A length from a named day ("for two weeks starting Monday"), as local [start, end)."""
+    found = _LENGTH_FROM.search(text)
+    day = None if found is None else _end_day(found.group("day"), ts)
+    if found is None or day is None:
+        return None
+    n_text = found.group("n").lower()
+    n = int(n_text) if n_text.isdigit() else _NUMBERS[n_text]
+    start = datetime.combine(day, time(0), tzinfo=ts.tzinfo)
+    unit = found.group("unit").lower().rstrip("s")
+    return start, _add(start, n, "day" if unit == "night" else unit)
+
+
+# Days of one month named by both ends without "from": "the 14th-21st", "May 3 to 9",
+# "the 2nd till the 6th of June" (an ordinal, "the" or a month tells days from a count: "2-3
+# days" and "9-5" are none).
+_DAY_RANGE = re.compile(
+    rf"(?<!\bfrom\s)(?<!\bbetween\s)(?:\b(?P<month>{_MONTH_RE})\.?\s+|\bthe\s+)?"
+    r"\b(?P<a>\d{1,2})(?P<a_th>st|nd|rd|th)?\s*(?:-|–|to|till|until|thru|through)\s*(?:the\s+)?"
+    r"(?P<b>\d{1,2})(?P<b_th>st|nd|rd|th)?\b(?!\s*(?:am|pm|h\b|:|\.\d|%|days?|weeks?|nights?|"
+    r"hours?|minutes?|mins?|years?|people|kids?|times?))"
+    rf"(?:\s+(?:of\s+)?(?P<month2>{_MONTH_RE})\b)?",
+    re.IGNORECASE,
+)
+# Parts of months named by both ends: "mid-May to early June", "late July till mid-August".
+_PART = r"(?:early|mid|late|the\s+start\s+of|the\s+beginning\s+of|the\s+middle\s+of|the\s+end\s+of)"
+_PARTS_RANGE = re.compile(
+    rf"\b(?P<p1>{_PART})[\s-]+(?P<m1>{_MONTH_RE})\s+(?:to|till|until|through|thru|-|–)\s+"
+    rf"(?P<p2>{_PART})[\s-]+(?P<m2>{_MONTH_RE})\b",
+    re.IGNORECASE,
+)
+_AFTER_NEXT = re.compile(r"\bthe\s+(?P<unit>week|weekend)\s+after\s+next\b", re.IGNORECASE)
+_PART_FIRST = {
+    "early": 1,
+    "start": 1,
+    "beginning": 1,
+    "mid": 11,
+    "middle": 11,
+    "late": 21,
+    "end": 21,
+}
+# Feasts whose days move or that people name alone: "over Easter", "during the Christmas
+# holidays", "at New Year".
+_FEAST = re.compile(
+    r"\b(?:over|during|for|at|on|across|throughout)\s+(?:the\s+)?(?P<feast>easter|christmas|xmas|"
+    r"new\s+year(?:['’]s)?)(?:\s+(?:weekend|holidays?|break|week|period))?\b",
+    re.IGNORECASE,
+)
+
+
+def _part_day(part: str, month: int, year: int, *, last: bool) -> date:
+    key = part.lower().split()[-1] if " " in part else part.lower()
+    key = "end" if key == "of" else key
+    for word in ("start", "beginning", "middle", "end"):
+        if word in part.lower():
+            key = word
+    first = _PART_FIRST[key]
+    if not last:
+        return date(year, month, first)
+    if first == 21:
+        return _end_of("month", date(year, month, 1))
+    return date(year, month, first + 9)
+
+
+def other_span(text: str, ts: datetime) -> tuple[datetime, datetime] | None:
+    """A span named by days of a month ("the 14th-21st"), by parts of months ("mid-May to
+    early June") or by a feast ("over Easter"), as local [start, end); None otherwise."""
+    today = ts.date()
+    parts = _PARTS_RANGE.search(text)
+    if parts is not None:
+        m1, m2 = _MONTHS[parts.group("m1").lower()], _MONTHS[parts.group("m2").lower()]
+        year = today.year + (m1 < today.month)
+        first = _part_day(parts.group("p1"), m1, year, last=False)
+        last = _part_day(parts.group("p2"), m2, year + (m2 < m1), last=True)
+        return _local(first, ts), _local(last + timedelta(days=1), ts)
+    days = _DAY_RANGE.search(text)
+    if days is not None and (days.group("month") or days.group("month2") or days.group("a_th")):
+        month_name = days.group("month") or days.group("month2")
+        a, b = int(days.group("a")), int(days.group("b"))
+        for year, month in _months_ahead(today, month_name):
+            last_day = _end_of("month", date(year, month, 1)).day
+            if a <= b <= last_day and date(year, month, b) >= today:
+                return _local(date(year, month, a), ts), _local(
+                    date(year, month, b) + timedelta(1), ts
+                )
+        return None
+    after_next = _AFTER_NEXT.search(text)
+    if after_next is not None:
+        # "the week after next": the Monday two weeks on to its Sunday; "the weekend after
+        # next": the Saturday after next weekend's, and its Sunday.
+        monday = today - timedelta(days=today.weekday()) + timedelta(weeks=2)
+        if after_next.group("unit").lower() == "weekend":
+            saturday = monday + timedelta(days=5)
+            return _local(saturday, ts), _local(saturday + timedelta(days=2), ts)
+        return _local(monday, ts), _local(monday + timedelta(days=7), ts)
+    feast = _FEAST.search(text)
+    if feast is not None:
+        from dateutil.easter import easter
+
+        name = feast.group("feast").lower()
+        for year in (today.year, today.year + 1):
+            if name == "easter":
+                sunday = easter(year)
+                first, after = sunday - timedelta(days=2), sunday + timedelta(days=2)
+            elif name.startswith("new"):
+                first, after = date(year - 1, 12, 31), date(year, 1, 2)
+            else:
+                first, after = date(year, 12, 24), date(year, 12, 27)
+            if after > today:
+                return _local(first, ts), _local(after, ts)
+    return None
+
+
+def _months_ahead(today: date, month_name: str | None) -> list[tuple[int, int]]:
+    """The (year, month) a range of days may fall in: the month named, this year or next, or
+    this month and the next when none is named."""
+    if month_name:
+        month = _MONTHS[month_name.lower()]
+        return [(today.year, month), (today.year + 1, month)]
+    nxt = date(today.year + (today.month == 12), today.month % 12 + 1, 1)
+    return [(today.year, today.month), (nxt.year, nxt.month)]
+
+
+def _local(day: date, ts: datetime) -> datetime:
+    return datetime.combine(day, time(0), tzinfo=ts.tzinfo)

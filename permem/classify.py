@@ -16,7 +16,7 @@ from permem.extraction import lexicon as lx
 from permem.extraction.context import CLAUSE_STOP, leans_back, meaning, sentence_around
 from permem.extraction.modality import changed_state
 from permem.extraction.sensitive import PERSONAL, SPECIAL
-from permem.occasions import next_period, occasion, over_before_said
+from permem.occasions import makeshift_end, next_period, occasion, over_before_said
 from permem.records import Kind, Origin, Role, Sensitivity
 from permem.situation import orders_last_with_their_situation
 from permem.temporal import (
@@ -27,6 +27,7 @@ from permem.temporal import (
     resolve,
     single_day,
 )
+from permem.temporal_phrases import AFTER_THEN
 
 _OCCUPATION = re.compile(
     r"\b(?:i'm|i am|im|i work as|work as|working as|job as|career as)\s+(?:an?\s+)?"
@@ -345,6 +346,14 @@ def classify(candidate: Candidate) -> Classification:
         validity = governed(text, candidate.context, validity, message.ts)
     # "thunderstorm Monday morning, so I'll take the bus": the clause the claim is drawn from.
     cause = _cause_before(text, candidate.context)
+    after = AFTER_THEN.search(text)
+    day = single_day(text[: after.start()], message.ts) if after is not None else None
+    if day is not None and validity.valid_until is not None and validity.valid_until <= day[1]:
+        # "The lido shuts on 1 March, after which I'll swim at the university pool": what
+        # comes after the day its own sentence names starts then, and lasts.
+        validity = replace(validity, valid_from=max(day[0], message.ts), valid_until=None)
+    elif day is not None and validity.valid_until is None and validity.valid_from == message.ts:
+        validity = replace(validity, valid_from=max(day[0], message.ts))
     if validity.valid_until is None and validity.valid_from == message.ts:
         # One day of its own ("no calls the day after tomorrow"), or the day its context
         # names ("so no meetings that day"): it holds that day only.
@@ -372,6 +381,9 @@ def classify(candidate: Candidate) -> Classification:
         # A correction of what was said ("sorry, June 5th is my mum") names no occasion; a
         # new state for a while does ("the bus instead, with the storm in the morning").
         and (Cue.RETRACTION not in candidate.cues or changed_state(support))
+        # A change reported done ("We picked up the car on Friday, it's a hybrid") lasts;
+        # the day it names is gone.
+        and not (Cue.RETRACTION in candidate.cues and Cue.PAST in candidate.cues)
     ):
         # Whatever words name the days, a claim about one occasion holds until it is over
         # (from when it is said: "the 13:10 coach on 31 July" helps plan the days before).
@@ -387,6 +399,17 @@ def classify(candidate: Candidate) -> Classification:
             span = next_period(support, message.ts)
         if span is not None and span[1] > validity.valid_from:
             validity = replace(validity, valid_until=span[1])
+            if candidate.topic == "home" and span[0] > validity.valid_from:
+                # A stay elsewhere ("next weekend I'm house-sitting in Annecy") is where the
+                # user is from its first day, not from when it was said.
+                validity = replace(validity, valid_from=span[0])
+    if (
+        validity.valid_until is None
+        and candidate.kind in (Kind.FACT, Kind.PREFERENCE, Kind.EVENT)
+        and (until := makeshift_end(support, validity.valid_from)) is not None
+    ):
+        # "Using my sister's old iPhone until mine is fixed": a stand-in, for a while.
+        validity = replace(validity, valid_until=until)
     if lx.PAST_HABIT.search(text) and not lx.STILL_SO.search(text):
         # How things were: kept as history, valid for no moment after it was said.
         validity = replace(validity, valid_until=validity.valid_from)

@@ -29,8 +29,16 @@ from spacy.tokens import Doc
 
 from permem.extraction.lexicon_time import STILL_SO
 from permem.request_time import periods
-from permem.temporal import _end_of, _start_of
-from permem.temporal_phrases import _HABITUAL, _LASTING_CHANGE, _MONTH_RE, _NEXT, _TOLD_AFTER
+from permem.temporal import _end_of, _month_span, _month_start, _start_of
+from permem.temporal_phrases import (
+    _HABITUAL,
+    _IN_MONTH,
+    _LASTING_CHANGE,
+    _MONTH_RE,
+    _NEXT,
+    _NUMBERS,
+    _TOLD_AFTER,
+)
 
 # Habit and frequency beyond `_HABITUAL`'s ("every", "usually", "Saturdays"), and dates kept
 # every year or month.
@@ -122,19 +130,64 @@ def occasion(
 
 def next_period(text: str, ts: datetime) -> tuple[datetime, datetime] | None:
     """The whole next week, month or year a state is planned for ("next month I'm looking
-    after my aunt's house in Perth"), as local [start, end); None when the text tells a lasting
+    after my aunt's house in Perth"), or the month it names ("in August I'm staying in
+    Lisbon"), as local [start, end); None when the text tells a lasting
     change ("from next month I live in Perth", "I'm moving next month") or a habit."""
     if any(p.search(text) for p in (_HABITUAL, _RECURS, _LASTING_CHANGE, _OPEN_START)):
         return None
     found = _NEXT.search(text)
     unit = (found.group("unit") or "").lower() if found else ""
     if found is None or unit not in ("week", "month", "year"):
-        return None
+        # Or a month named with "in" or "during": "In August I'm staying in Lisbon".
+        month = _IN_MONTH.search(text)
+        if month is None:
+            return None
+        opens, closes = _month_span(_month_start(month.group("month"), ts.date(), after=False), ts)
+        return (max(opens, ts), closes) if closes > ts else None
     start = _start_of(found, ts)
     if start is None:
         return None
     end = _end_of(unit, start.date())
     return start, datetime.combine(end + timedelta(days=1), time(0), tzinfo=ts.tzinfo)
+
+
+# A stand-in used while the usual thing is away: "a loaner iPhone", "my sister's old phone
+# until mine is back", "while the Pixel is at the repair shop". It lasts until the thing is
+# back, a day nobody named: a repair's usual length (`MAKESHIFT_DAYS`), or the days said
+# ("should be back in ten days").
+_MAKESHIFT = re.compile(
+    r"\b(?:loaner|on\s+loan|stopgap|stand-in|makeshift|in\s+for\s+(?:a\s+)?repairs?|"
+    r"at\s+the\s+repair\s+shop|being\s+(?:fixed|repaired|mended))\b|"
+    # A spare or borrowed device or vehicle ("a spare iPhone", "my sister's borrowed bike"),
+    # not a spare room or a backup plan.
+    r"\b(?:borrowed|borrowing|spare|backup|back-up|temporary|temp|replacement)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:phone|mobile|iphone|android|pixel|galaxy|samsung|laptop|macbook|computer|pc|tablet|ipad|"
+    r"kindle|e-reader|device|handset|car|bike|scooter|van|one)\b|"
+    r"\b(?:until|till|til|while|whilst)\s+(?:it|mine|my\s+[\w-]+|the\s+[\w-]+|ours|our\s+[\w-]+)"
+    r"(?:['’]s|\s+is|\s+gets|\s+comes|\s+has\s+been)\s+(?:back|fixed|repaired|mended|sorted|"
+    r"replaced|being\s+(?:fixed|repaired|mended)|in\s+for\s+repairs?|at\s+the\s+(?:repair\s+)?shop)|"
+    r"\bwhile\s+(?:it|mine|my\s+[\w-]+|the\s+[\w-]+)\s+(?:is\s+|gets\s+)?(?:fixed|repaired|mended)\b",
+    re.IGNORECASE,
+)
+_BACK_IN = re.compile(
+    r"\bback\s+in\s+(?:about\s+|around\s+)?(?P<n>\d+|a|an|one|two|three|four|five|six|seven|eight|"
+    r"nine|ten|a\s+couple\s+of|a\s+few)\s+(?P<unit>day|week)s?\b",
+    re.IGNORECASE,
+)
+MAKESHIFT_DAYS = 14
+
+
+def makeshift_end(text: str, start: datetime) -> datetime | None:
+    """When a stand-in the text speaks of stops being used (see `_MAKESHIFT`), counted from
+    `start`; None when it speaks of none."""
+    if _MAKESHIFT.search(text) is None or _HABITUAL.search(text) is not None:
+        return None
+    back = _BACK_IN.search(text)
+    if back is None:
+        return start + timedelta(days=MAKESHIFT_DAYS)
+    n_text = back.group("n").lower()
+    n = int(n_text) if n_text.isdigit() else _NUMBERS.get(n_text, _NUMBERS.get(n_text[2:], 1))
+    return start + timedelta(days=n * (7 if back.group("unit").lower() == "week" else 1))
 
 
 # A stretch of time something lasted: "throughout April", "all of last week", "the whole time",

@@ -34,7 +34,8 @@ _PERIOD = re.compile(
     r"(?P<today>today|tonight|this\s+(?:morning|afternoon|evening))|"
     r"(?P<tomorrow>tomorrow)|"
     # "the morning" said in the evening is tomorrow's.
-    r"(?:in\s+)?the\s+(?P<morning>morning)\b(?!s)|"
+    # Not a clock time: "at 8 in the morning".
+    r"(?<!\d\s)(?<!\d\sin\s)(?<!o'clock\s)(?<!o'clock\sin\s)(?:in\s+)?the\s+(?P<morning>morning)\b(?!s)|"
     rf"the\s+weekend\s+of\s+(?:the\s+)?{_ORDINAL.format(name='wkend_of')}\b|"
     r"(?P<wkend_which>this|next|coming|this\s+coming)?\s*(?P<weekend>weekend)|"
     r"(?P<week_which>this|next|coming)\s+week\b(?!end)|"

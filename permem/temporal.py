@@ -26,7 +26,9 @@ from permem.temporal_phrases import (
     _HABITUAL,
     _IN_MONTH,
     _LASTING_CHANGE,
+    _LENGTH_FROM,
     _MONTHS,
+    _MONTHS_SPAN,
     _NEXT,
     _NUMBERS,
     _ONE_DAY,
@@ -41,6 +43,7 @@ from permem.temporal_phrases import (
     _WEEKDAYS,
     _WEEKS_OF,
     AFTER_THEN,
+    FOR_GOOD,
     GOVERNED,
     KEEPS_A_DAY_FREE,
     POINTS_TO_DAY,
@@ -284,8 +287,16 @@ def span(text: str, ts: datetime) -> tuple[datetime, datetime] | None:
                     max(datetime.combine(first, time(0), tzinfo=ts.tzinfo), ts),
                     _midnight_after(last, ts),
                 )
-    month = _whole_month(text, ts) or _weeks_of(text, ts)
-    return None if month is None else (max(month[0], ts), month[1])
+    from permem import bounds  # reads the days with this module's day reader
+
+    month = (
+        _whole_month(text, ts)
+        or _weeks_of(text, ts)
+        or bounds.month_pair(text, ts)
+        or bounds.length_from(text, ts)
+        or bounds.other_span(text, ts)
+    )
+    return None if month is None or month[1] <= ts else (max(month[0], ts), month[1])
 
 
 def _weeks_of(text: str, ts: datetime) -> tuple[datetime, datetime] | None:
@@ -297,10 +308,16 @@ def _weeks_of(text: str, ts: datetime) -> tuple[datetime, datetime] | None:
     first = _month_start(found.group("month"), ts.date(), after=False)
     n = (found.group("n") or "one").lower()
     days = 7 * (int(n) if n.isdigit() else _NUMBERS[n])
+    end = _month_span(first, ts)[1].date()
+    part = (found.group("part") or "").lower()
+    if part == "half":
+        days = 15 if found.group("end").lower() == "first" else (end - first).days - 15
+    elif part == "fortnight":
+        days = 14
     if found.group("end").lower() == "first":
         start = first
     else:
-        start = _month_span(first, ts)[1].date() - timedelta(days=days)
+        start = end - timedelta(days=days)
     return (
         datetime.combine(start, time(0), tzinfo=ts.tzinfo),
         datetime.combine(start + timedelta(days=days), time(0), tzinfo=ts.tzinfo),
@@ -336,7 +353,19 @@ def has_bound(text: str) -> bool:
 
     return any(
         p.search(text)
-        for p in (_UNTIL, _UNTIL_MONTH, _FOR, _FROM, _NEXT, GOVERNED, _RANGE, _ONE_MONTH)
+        for p in (
+            _UNTIL,
+            _UNTIL_MONTH,
+            _FOR,
+            _FROM,
+            _NEXT,
+            GOVERNED,
+            _RANGE,
+            _ONE_MONTH,
+            _WEEKS_OF,
+            _MONTHS_SPAN,
+            _LENGTH_FROM,
+        )
     ) or bounds.names_bound(text)
 
 
@@ -371,7 +400,9 @@ def resolve(text: str, ts: datetime, *, plan: bool = False, one_off: bool = Fals
     one_off = one_off or _TONIGHT.search(text) is not None
     named = None if _HABITUAL.search(text) else span(text, ts)
     if named is not None:
-        return Validity(valid_from=named[0], valid_until=named[1], one_off=one_off)
+        # "Beginning the first week of May I'm on nights permanently": it starts then.
+        ends = None if FOR_GOOD.search(text) else named[1]
+        return Validity(valid_from=named[0], valid_until=ends, one_off=one_off)
     valid_from = starts(text, ts) or bounds.start_day(text, ts) or ts
     if valid_from == ts and (plan or _LASTING_CHANGE.search(text)):
         # "We're relocating at the start of October": a change for a part of a month.

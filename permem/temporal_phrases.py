@@ -106,7 +106,8 @@ STARTS_THEN = re.compile(
     re.IGNORECASE,
 )
 AFTER_THEN = re.compile(
-    r"\bafter\s+(?:that|then|it(?:'s|\s+is)\s+(?:over|done|finished))\b|\bafterwards?\b|"
+    r"\bafter\s+(?:that|then|which|it(?:'s|\s+is)\s+(?:over|done|finished))\b|\bafterwards?\b|"
+    r"\bthereafter\b|\bfrom\s+which\s+(?:point|day|date)\b|"
     r"\bonce\s+(?:that's|that\s+is|it's|it\s+is|they're|they\s+are)\s+(?:over|done|finished)\b",
     re.IGNORECASE,
 )
@@ -181,9 +182,28 @@ _ONE_MONTH = re.compile(
     re.IGNORECASE,
 )
 # Weeks at one end of a month: "the first two weeks of July", "the last week of May".
+# Halves and fortnights too: "the first half of August" (the 1st to the 15th), "the second
+# half of May" (the 16th to its end), "the last fortnight of June".
 _WEEKS_OF = re.compile(
-    r"\bthe\s+(?P<end>first|last)\s+(?:(?P<n>two|three|2|3)\s+weeks|week)\s+of\s+"
+    r"\bthe\s+(?P<end>first|last|second)\s+(?:(?P<n>two|three|2|3)\s+weeks|week|"
+    r"(?P<part>half|fortnight))\s+of\s+"
     rf"(?P<month>{_MONTH_RE})\b",
+    re.IGNORECASE,
+)
+# Months named by both ends without a preposition: "July and August", "June through August",
+# "over the summer holidays, July and August" (from the first's 1st to the end of the last).
+_MONTHS_SPAN = re.compile(
+    rf"\b(?P<m1>{_MONTH_RE})\s+(?:and|to|through|thru|till|until|-|–)\s+(?P<m2>{_MONTH_RE})\b"
+    r"(?!\.?\s*\d)",
+    re.IGNORECASE,
+)
+# A length from a day: "for two weeks starting Monday", "for ten days from the 3rd", "for a
+# week from Friday".
+_LENGTH_FROM = re.compile(
+    r"\bfor\s+(?P<n>a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+couple\s+of|"
+    r"a\s+few|\d{1,2})\s+(?P<unit>days?|nights?|weeks?)\s+(?:starting|from|beginning|as\s+of)\s+"
+    r"(?:on\s+)?(?P<day>[^,.;!?]{2,30}?)(?=\s*(?:[,.;!?]|$)|\s+(?:i|i'm|i'll|we|we're|so|and|but|"
+    r"while|at|in)\b)",
     re.IGNORECASE,
 )
 # A month said with "in" names that month as a period: "my exams are in June".
@@ -208,6 +228,13 @@ _HABITUAL = re.compile(
     re.IGNORECASE,
 )
 # A change that lasts past the day it happens on ("I start the new job tomorrow").
+# A change said to last: the span it names is when it starts ("Beginning the first week of May
+# I'm on nights permanently").
+FOR_GOOD = re.compile(
+    r"\b(?:permanently|for\s+good|for\s+the\s+foreseeable(?:\s+future)?|"
+    r"indefinitely|from\s+then\s+on|onwards?)\b",
+    re.IGNORECASE,
+)
 _LASTING_CHANGE = re.compile(
     r"\b(?:start|starts|starting|begin|begins|beginning|join|joins|joining|move|moves|moving|"
     r"switch|switches|switching|relocat\w+|transfer\w*|from\s+then\s+on|onwards?)\b",

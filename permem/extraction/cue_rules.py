@@ -20,6 +20,7 @@ from permem.extraction.directives import standing_directive
 from permem.extraction.for_whom import ForWhom, claim_for_whom
 from permem.extraction.prefilter import guard_patterns
 from permem.extraction.sensitive import PERSONAL, SPECIAL
+from permem.extraction.sent_rules import ASKED_OUTPUT, OUTPUT_RULE, asks_to_keep
 from permem.records import DEFAULT_PURPOSE, Message
 from permem.temporal import has_bound
 from permem.temporal_phrases import _MONTH_RE, _WEEKDAY_RE
@@ -101,7 +102,10 @@ _FOR_ME_STANDING = re.compile(
 _HOME_PLACE = re.compile(
     r"\b(?i:i'm|i\s+am|im|we're|we\s+are|i've\s+been|we've\s+been)\s+(?i:in|living\s+in|based\s+in)\s+"
     r"(?:the\s+)?[A-Z][\w'-]+\b(?!\s+(?:time|mode|love|charge|trouble))|"
-    r"\b(?i:live|living|lives|move|moving|moved|relocat\w+|settl\w+|based)\s+(?i:in|to|there|here)\b|"
+    r"\b(?i:live|living|lives|move|moving|moved|relocat\w+|settl\w+|based)\s+(?i:in|to|there|here)\b"
+    # Not a time: "the roundup moved to the evening".
+    r"(?!\s+(?i:the\s+)?(?i:morning|afternoon|evening|night|weekend|lunchtime|\d|next|later|earlier|"
+    r"mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?))|"
     r"\b(?i:home(?:'s|\s+is)|home\s+base\s+is|home,?\s+for\s+(?:me|us),?\s+is)\s+[A-Z]|"
     r"\b[A-Z][\w'-]+\s+(?i:is\s+(?:home|where\s+i\s+live))\b|"
     r"\b(?i:i'm|i\s+am|we're|we\s+are)\s+[A-Z][\w]+-(?i:based)\b|"
@@ -109,8 +113,11 @@ _HOME_PLACE = re.compile(
     # Bergen", "minding my sister's place in Ghent", "staying with friends in Lyon".
     # "spending August at my in-laws' in Cork", "I'll be at my sister's in Ghent", "working
     # from our Madrid office".
-    r"\b(?i:house-?sitting|flat-?sitting|pet-?sitting|minding|looking\s+after|staying\s+(?:at|in|with)|"
-    r"spending|(?:i['’]ll|i\s+will|we['’]ll|we\s+will)\s+be\s+(?:at|in|with))"
+    r"\b(?i:(?:house|flat|pet|cat|dog|plant)-?sitting|minding|looking\s+after|staying|"
+    r"spending|renting|borrowing|(?:i['’]ll|i\s+will|we['’]ll|we\s+will)\s+be\s+(?:at|in|with)|"
+    # "I'm at my gran's in Cork", "we're at a friend's place in Nice": at someone's home.
+    r"(?:i['’]m|i\s+am|we['’]re|we\s+are)\s+(?:at|with)\s+(?:my|our|a|an|some)\s+(?:[\w-]+(?:['’]s?|s['’])|"
+    r"in-laws|folks|parents|grandparents))"
     r"\b[^.!?]{0,40}?\b(?i:in)\s+[A-Z][\w'-]+|"
     r"\b(?i:working\s+(?:from|out\s+of)\s+(?:our|the|my))\s+[A-Z][\w'-]+"
 )
@@ -160,26 +167,11 @@ _WHEN_I_DO = re.compile(
 def _is_request(text: str, cues: set[Cue]) -> bool:
     """A question or a request for help now, rather than a statement that lasts."""
     opener = lx.REQUEST_OPENERS.match(text) is not None and _WHEN_I_DO.match(text) is None
-    if _asks_to_keep(text):
+    if asks_to_keep(text):
         return False
     if text.rstrip().endswith("?"):
         return opener or not (Cue.FIRST_PERSON in cues and Cue.DURABLE in cues)
     return opener and Cue.INSTRUCTION not in cues
-
-
-# "Can you answer in German from now on?": a standing instruction asked as a question.
-_ASKED_ASSISTANT = re.compile(
-    r"^\s*(?:(?:and|so|also|ok|okay|hey)[\s,]+)?(?:can|could|would|will)\s+you\s+(?:please\s+)?",
-    re.IGNORECASE,
-)
-
-
-def _asks_to_keep(text: str) -> bool:
-    """A polite question that asks the assistant to do something from now on."""
-    return (
-        _ASKED_ASSISTANT.match(text) is not None
-        and lx.STANDING_INSTRUCTION.search(text) is not None
-    )
 
 
 def _first_person_statement(text: str) -> bool:
@@ -203,10 +195,16 @@ _LEADING_WHEN = re.compile(
     # A time named by a preposition or a determiner: "In August I'm staying in Lisbon", "all
     # of June we're at the coast", "for the next two weeks I'm on nights".
     rf"{_OPENS}(?:in|on|during|throughout|all\s+of|"
-    rf"for\s+the\s+(?:next|coming|rest\s+of|first|last|whole|entire)|until|till|next|this|over)\s+"
+    rf"for\s+the\s+(?:next|coming|rest\s+of|first|last|whole|entire)|until|till|next|this|over|"
+    # "Mid-May to early June I'm subletting ...", "the week after next I'm cat-sitting ...".
+    r"the\s+(?:week|weekend)\s+after|"
+    # "For two weeks starting Monday I'm at a friend's place", "for ten days from the 3rd".
+    r"for\s+(?:a|an|one|two|three|four|five|six|ten|a\s+couple\s+of|a\s+few|\d{1,2})"
+    r"(?=\s+(?:days?|nights?|weeks?|months?)\s+(?:starting|from|beginning)\b))\s+"
     rf"(?=[^,;:.!?]{{0,30}}?\b(?:{_MONTH_RE}|{_WEEKDAY_RE}|week|weekend|month|year|summer|winter|"
     rf"spring|autumn|fall|holidays?|christmas|easter|\d))[^,;:.!?]{{1,40}}?"
     rf"(?:,\s*|\s+{_SPEAKER_NEXT})|"
+    rf"{_OPENS}(?:early|mid|late)[\s-]+(?:{_MONTH_RE})\b[^,;:.!?]{{0,40}}?(?:,\s*|\s+{_SPEAKER_NEXT})|"
     # A day named by itself: "Tomorrow I'm in court all day", "the day after tomorrow we're
     # at the wedding".
     rf"{_OPENS}(?:tomorrow|tonight|today|the\s+day\s+after\s+tomorrow|"
@@ -238,17 +236,6 @@ def _statement_core(text: str) -> str:
     return text[lead.end() :] if lead and lead.end() < len(text) else text
 
 
-# A rule for what the assistant sends the user, said of the thing: "replies should be short",
-# "my summary should arrive at 7", "the digest needs to come before 8".
-_OUTPUT_RULE = re.compile(
-    r"^\W*(?:(?:for|in)\s+this\s+(?:app|workspace|project|chat)(?:\s+only)?\s*,?\s*)?"
-    r"(?:(?:the|my|your|all|any)\s+)?(?:[\w-]+\s+)?(?:repl(?:y|ies)|answers?|responses?|"
-    r"summar(?:y|ies)|digests?|reminders?|notifications?|alerts?|briefings?|newsletters?)\s+"
-    r"(?:should|must|need\s+to|needs\s+to|have\s+to|has\s+to|ought\s+to)\b",
-    re.IGNORECASE,
-)
-
-
 def _user_cues(message: Message, text: str, remember: bool) -> tuple[set[Cue], str | None]:
     cues: set[Cue] = set()
     first_person = lx.FIRST_PERSON.search(text) is not None
@@ -271,7 +258,8 @@ def _user_cues(message: Message, text: str, remember: bool) -> tuple[set[Cue], s
         lx.STANDING_INSTRUCTION.search(text)
         or lx.FORMAT_INSTRUCTION.search(text)
         or standing_directive(text)
-        or _OUTPUT_RULE.search(stated)
+        or OUTPUT_RULE.search(stated)
+        or ASKED_OUTPUT.match(text)
     ):
         cues.add(Cue.INSTRUCTION)
     if remember:
@@ -463,7 +451,7 @@ def _plainly_not_a_claim(text: str) -> bool:
     """Cheap checks first: most sentences are questions, tasks or pleasantries."""
     if len(_WORD.findall(text)) < 2 or lx.PLEASANTRY.match(text):
         return True
-    if text.rstrip().endswith("?") and lx.REQUEST_OPENERS.match(text) and not _asks_to_keep(text):
+    if text.rstrip().endswith("?") and lx.REQUEST_OPENERS.match(text) and not asks_to_keep(text):
         return True
     return (
         lx.TASK_OPENER.match(text) is not None

@@ -69,6 +69,18 @@ _CLAUSE_BREAK = re.compile(
 )
 
 
+# A question that ends a sentence after a statement: ", how do pensions work?".
+_ASKED_AFTER = re.compile(
+    r"(?:[:;,]|\s+-+|\s+—)\s+(?=(?:how|what|why|when|where|which|who|can|could|should|would|"
+    r"is|are|do|does|did|any)\b[^.!?,;:]*\?+\s*$)",
+    re.IGNORECASE,
+)
+_CONDITION_OPENS = re.compile(
+    r"^\W*(?:(?:anyway|so|and|but|ok|okay|lol|haha|hmm|well|hypothetically|just\s+curious|"
+    r"random\s+question|out\s+of\s+curiosity)\W+){0,3}(?:if|supposing|"
+    r"suppose|assuming|say|imagine|what\s+if|in\s+case|when|whether|once|were\s+i|had\s+i)\b",
+    re.IGNORECASE,
+)
 # Where a clause may end inside a sentence, whatever word follows.
 _CLAUSE_END = re.compile(r",\s*|;\s*|:\s+|\s+-+\s+|\s+—\s+")
 _TAKEBACK_WORDS = 6
@@ -124,6 +136,17 @@ def sentences(text: str) -> Iterator[tuple[int, int]]:
         first_end = _CLAUSE_END.search(sentence)
         if first_end is not None and _takeback_only(text[start : start + first_end.start()]):
             breaks = sorted({*breaks, start + first_end.start()})
+        asked = _ASKED_AFTER.search(sentence)
+        if (
+            asked is not None
+            and len(_WORDS.findall(sentence[: asked.start()])) >= 3
+            # "supposing I got a car one day, would an estate fit?": the condition belongs to
+            # the question.
+            and not _CONDITION_OPENS.match(sentence)
+        ):
+            # "Just this once I want a long answer: how do pensions work?": the question
+            # after the statement is a clause of its own, and does not make the statement one.
+            breaks = sorted({*breaks, start + asked.start()})
         pieces = [start]
         for at in breaks:
             if not _adverbial(text[pieces[-1] : at]):

@@ -47,7 +47,8 @@ _VERB = (
     r"order|pick|choose|prefer|lead|start|end|finish|open|close|block|clear|move|push|cancel|"
     r"quote|cite|link|translate|summari[sz]e|label|mark|tag|add|drop|ignore|focus|prioriti[sz]e|"
     r"steer|point|bring|file|submit|transfer|ping|renew|water|feed|buy|get|set|run|turn|track|"
-    r"log|record|update|wake|top\s+up|back\s+up)"
+    r"log|record|update|wake|top\s+up|back\s+up|compose|draft|prepare|rewrite|redo|edit|"
+    r"proofread|polish)"
 )
 _OPENERS = r"(?:please|pls|plz|kindly|just|so|and|also|now|actually|ok|okay|oh|sorry|no|then)"
 _IMPERATIVE = re.compile(
@@ -101,8 +102,8 @@ _ONE_OFF_OBJECT = re.compile(
 _ONE_DEFINITE_OBJECT = re.compile(
     # Verbs that make or fetch a thing; "pay the rent", "water the plants" keep a duty.
     rf"^\s*(?:{_OPENERS}[\s,]+)*(?:write|draft|compose|make|create|design|prepare|book|find|"
-    r"pick|choose|order|buy|get|send|edit|proofread|rewrite|translate|summari[sz]e|fix|plan|"
-    r"organi[sz]e|arrange|reply\s+to|answer)\s+(?:me\s+|us\s+)?the\b"
+    r"pick|choose|order|buy|get|send|edit|proofread|rewrite|translate|summari[sz]e|fix|plan|do|redo|"
+    r"polish|organi[sz]e|arrange|reply\s+to|answer)\s+(?:me\s+|us\s+)?the\b"
     r"(?=(?:\s+[\w'-]+){1,3}?\s+(?:to|for|about|on|in|as|with|from|so|and)\b|"
     r"(?:\s+[\w'-]+){1,3}\s*[.!,]?\s*$)"
     r"(?!(?:\s+[\w'-]+){0,2}?\s+[a-z]{3,}(?<!ss)s\b)"

@@ -28,7 +28,10 @@ TOPICS = categories(
         "units": ("metric", "imperial", "celsius", "fahrenheit", "miles", "kilometres"),
         "spelling": ("british spelling", "american spelling", "uk spelling", "us spelling"),
         "home": (
-            "live in", "living in", "lives in", "moved to", "based in", "relocated to",
+            "live in", "living in", "lives in",
+            # Not a time: "the roundup moved to the evening".
+            r"moved\s+to(?!\s+(?:the\s+)?(?:morning|afternoon|evening|night|weekend|lunchtime|\d|"
+            r"next|later|earlier))", "based in", "relocated to",
             "relocating to", "living there", "live there", "be living", "moving there",
             "move there", "home is", "my home", "settled in", "moved into", "moved in",
             "new flat", "new house", "new apartment", "new place", "new home",

@@ -17,6 +17,14 @@ _PIECE = (
     r"quote|estimate|invoice|proposal|memo|announcement|newsletter|article|chapter|exam|test|"
     r"assignment|interview|call|meeting)"
 )
+# A piece of writing, of the pieces above: what "in it" points back to.
+_DOCUMENT = (
+    r"(?:note|letter|email|e-mail|message|doc|document|draft|reply|answer|response|post|bid|"
+    r"application|card|"
+    r"toast|speech|report|essay|invite|invitation|presentation|slides?|deck|poem|story|summary|"
+    r"translation|cover\s+letter|caption|review|proposal|memo|announcement|newsletter|article|"
+    r"chapter|recipe|cv|resume|résumé)"
+)
 
 # Occasions that come once (or once a year, each time a one-off of its own): what is done "just
 # for" one of them is an exception for it ("only for Christmas dinner, I'll have turkey").
@@ -41,6 +49,22 @@ ONE_OFF = words(
     rf"next|upcoming|current|last|latest|first|same)\s+)?(?:[\w-]+\s+)?{_PIECE}"
     rf"(?:\s+(?:to|for|about|with|on|from|i|we|you)\b[^.!?,;]{{0,40}}?)?(?:\s+only)?"
     r"(?=\s*[.!,;]|\s*$)",
+    # A rule for one piece the sentence opens on, or points back to: "This report is for a
+    # client in Texas, so use American spelling in it", "the toast has to be in French, it's
+    # for her family" ("this project" is a scope, not a piece).
+    rf"^\W*(?:(?:so|and|ok|also)\W+)?(?:this|that)\s+(?:[\w-]+\s+){{0,2}}?{_PIECE}s?\s+(?:is|needs|has|"
+    r"must|should|goes|will\s+be)\b",
+    # "The email to the school needs to be in English" (not "the report for the client is due").
+    rf"^\W*(?:(?:so|and|ok|also)\W+)?the\s+(?:[\w-]+\s+)?{_DOCUMENT}\s+(?:to|for)\s+[^,.;!?]{{1,30}}?\s+"
+    r"(?:needs|has\s+to|must|should)\b",
+    rf"\b(?:this|that|the)\s+(?:[\w-]+\s+){{0,2}}?{_DOCUMENT}\b[^.!?]{{0,60}}?\b(?:in|for|throughout)\s+"
+    r"(?:it|this\s+one)(?=\s*[.!,;]|\s*$)",
+    # An order to make one piece for someone: "draft my reply to the letting agency in
+    # English", "compose a letter to my landlord in French" ("write my emails to clients in
+    # French" is a kind of thing, and stands).
+    rf"^\W*(?:(?:please|pls|can\s+you|could\s+you|now|ok|so)\W+)*(?:write|draft|compose|prepare|do|"
+    rf"redo|translate|rewrite|edit|proofread|polish|put\s+together)\s+(?:me\s+|us\s+)?(?:a|an|my|the|"
+    rf"this|that)\s+(?:[\w-]+\s+){{0,2}}?{_DOCUMENT}\s+(?:to|for)\b",
     # Any form of the verb: "made an exception at the wedding", "I'm making one exception".
     r"(?:make|makes|made|making)\s+(?:an|one|a\s+small|a\s+little)\s+exception",
     "an exception this time", "special occasion",

@@ -90,6 +90,15 @@ _UNDECIDED_ABOUT_IT = re.compile(
     r"up)\b|\b(?:think|thinking|mull|mulling)\s+(?:about|over|on)\s+(?:it|that|this)\b|"
     r"\bsleep(?:ing)?\s+on\s+(?:it|that|this)\b|\bhaven't\s+(?:decided|made\s+up\s+(?:my|our)\s+"
     r"minds?)\b|\bnothing(?:'s|\s+is)?\s+decided\b|"
+    # A trial only thought of: "..., might give it a go", "..., maybe someday", "not sure yet".
+    r"\b(?:might|may|could)\s+(?:well\s+)?(?:give\s+(?:it|that|this)\s+a\s+(?:go|try|shot|whirl)|"
+    r"try\s+(?:it|that|this)(?:\s+out)?|do\s+(?:it|that|this)|join\s+(?:her|him|them|in))\b|"
+    r"\bmaybe\s+(?:someday|some\s+day|one\s+day|later|next\s+year|eventually)\b|"
+    r"\bnot\s+sure\s+yet\b|"
+    # Wanted but not had: "I keep browsing second-hand Canons but I haven't bought one",
+    # "been eyeing a Sony for months, can't justify it".
+    r"\bhaven'?t\s+(?:actually\s+)?(?:bought|ordered|got|pulled\s+the\s+trigger|taken\s+the\s+plunge)\b|"
+    r"\bcan'?t\s+justify\b|"
     rf"{_WILL_SEE}(?=\s*(?:[.!,;]|$))",
     re.IGNORECASE,
 )
@@ -293,7 +302,12 @@ CHANGED_STATE = re.compile(
     # A thing acquired or let go: what was said of having it or not no longer holds ("we
     # bought the car!" after "no car for me", "I sold the piano").
     r"\b(?:i|we)\s+(?:finally\s+|just\s+|actually\s+)?(?:bought|sold|adopted|traded\s+in|leased|"
-    r"gave\s+away)\s+(?:a|an|the|my|our)\s+(?:new\s+)?\w+|"
+    r"gave\s+away|picked\s+up|collected|took\s+delivery\s+of|got\s+the\s+keys\s+to)\s+"
+    r"(?:a|an|the|my|our)\s+(?:new\s+)?\w+|"
+    # Or given back: "I gave the Mac back", "returned the loaner", "the Tesla went back".
+    r"\b(?:i|we)\s+(?:just\s+)?(?:gave|handed|sent|took)\s+(?:the|my|our)\s+(?:[\w-]+\s+){0,2}?back\b|"
+    r"\b(?:i|we)\s+(?:just\s+)?returned\s+(?:the|my|our)\s+\w+|"
+    r"\b(?:the|my|our)\s+[\w-]+\s+(?:went|has\s+gone|is\s+going)\s+back\s+to\b|"
     # A preference for another time than the one in place: "in this app I'd prefer the
     # summary later, around 9", "I'd rather have the call earlier".
     r"\b(?:i['’]d|i\s+would)\s+(?:rather|prefer)\b[^.!?]{0,60}?\b(?:later|earlier)\b|"
@@ -307,9 +321,21 @@ CHANGED_STATE = re.compile(
 )
 
 
+# A change asked for: "Could the briefing come at lunchtime instead?" (a question that asks,
+# not one that wonders; "can you answer in German from now on?" asks for a standing rule).
+_ASKED_CHANGE = re.compile(
+    r"^\W*(?:(?:and|so|ok|hey)\W+)?(?:can|could|would|will)\s+(?:you|the|my|your|we)\b"
+    r"[^?]*\binstead\b",
+    re.IGNORECASE,
+)
+
+
 def changed_state(text: str) -> bool:
-    """The sentence says what holds now in place of what held before (`CHANGED_STATE`)."""
-    return CHANGED_STATE.search(text) is not None and not text.rstrip().endswith("?")
+    """The sentence says what holds now in place of what held before (`CHANGED_STATE`), or
+    asks for that (`_ASKED_CHANGE`)."""
+    return CHANGED_STATE.search(text) is not None and (
+        not text.rstrip().endswith("?") or _ASKED_CHANGE.match(text) is not None
+    )
 
 
 def takes_back(text: str) -> bool:

@@ -67,6 +67,48 @@ _HERE_PLACE = re.compile(
     rf"\b(?:here|this\s+(?:place|{_LODGING})|your\s+{_LODGING}|unit\s+\d+)\b",
     re.IGNORECASE,
 )
+# A party at a lodging that is not the holder's own, in any words: "we" who stay, booked,
+# checked in or are on holiday at your or this place, a numbered room or unit, an Airbnb
+# ("we're in your apartment until Sunday", "we are the people who booked the cabin", "we're
+# on holiday in the flat", "the family who checked into the villa today"); a family or group
+# named as here ("The Fischer family here"); a party from a numbered room ("it's the couple
+# from room 3"). "The flat in Lisbon" is a place of the holder's trip; "our flat" theirs.
+_ROOM = r"(?:room|unit|suite)\s+\d+\w?\b"
+_HOSTS_PLACE = (
+    rf"(?:(?:your|this)\s+(?:[^\W\d_]+\s+){{0,2}}{_LODGING}\b|{_ROOM}|(?:the\s+)?airbnb\b)"
+)
+_LODGING_REF = (
+    rf"(?:{_HOSTS_PLACE}|the\s+(?:[^\W\d_]+\s+){{0,2}}{_LODGING}\b(?!\s+(?:in|at)\s+(?-i:[A-Z])))"
+)
+_WE = (
+    r"(?:we|we['’](?:re|ve)|we\s+(?:are|have))\s+"
+    r"(?:(?:just|all|only|currently|still|already|now)\s+){0,2}"
+)
+_PARTY_STAY = re.compile(
+    # Staying at, renting or booking your or this place, a numbered room, an Airbnb ("we rent
+    # the flat above the bakery" is the holder's own home).
+    rf"\b{_WE}(?:staying|stopping|on\s+holiday|holidaying|here)\s+"
+    rf"(?:\w+\s+){{0,3}}?(?:(?:in|at|into|to|for)\s+)?{_HOSTS_PLACE}|"
+    rf"\b{_WE}(?:renting|rented|booked)\s+(?:\w+\s+){{0,3}}?(?:(?:in|at|into|to|for)\s+)?(?:your|this)\s+"
+    rf"(?:[^\W\d_]+\s+){{0,2}}{_LODGING}\b|"
+    # Arrived or checked in at one, "the" cottage too.
+    rf"\b(?:{_WE}|(?:family|couple|group|party|people|folks|guests?|visitors?)\s+(?:who|that)\s+"
+    r"(?:have\s+|just\s+)?)(?:checked\s+in(?:to)?|arrived|got\s+in)\s+(?:(?:in|at|into|to)\s+)?"
+    rf"{_LODGING_REF}|"
+    rf"\b(?:family|couple|group|party|people|folks|guests?|visitors?)\s+(?:who|that)\s+(?:booked|"
+    rf"rented|are\s+staying\s+(?:in|at))\s+{_LODGING_REF}|"
+    rf"\bwe(?:['’]re|\s+are)\s+(?:in|at)\s+(?:your\s+(?:[^\W\d_]+\s+){{0,2}}{_LODGING}\b|{_ROOM})|"
+    # A surname, capitalised ("The Fischer family here"; not "our family here is four").
+    r"\b(?:the\s+)?(?!(?i:our|my|your|his|her|their|the|a|whole|entire|big|small|little|extended)\b)"
+    r"(?-i:[A-Z][a-z'-]+)\s+(?:family|party|group|household)\s+here\b|"
+    # Not the holder's own guests: "we have guests staying in the spare room".
+    r"(?<!have\s)(?<!had\s)(?<!got\s)(?<!our\s)(?<!my\s)(?<!some\s)(?<!with\s)"
+    rf"\b(?:guests?|visitors?|renters?|holidaymakers?)\s+(?:staying\s+)?(?:in|at|from)\s+{_LODGING_REF}|"
+    r"\b(?:it['’]?s|we['’]?re|we\s+are|this\s+is|hi\s+from|hello\s+from)\s+the\s+(?:\w+\s+)?"
+    r"(?:couple|family|group|party|guests?|visitors?|people|folks)\s+(?:from|in|at)\s+"
+    rf"{_LODGING_REF}",
+    re.IGNORECASE,
+)
 _TOLD_STAY = re.compile(r"\b(?:stayed|visited|last\s+(?:year|month|summer|time)|when\s+we)\b", re.I)
 _GUESTS_HERE = re.compile(
     rf"^{_LEAD}(?:the\s+)?(?:new\s+)?(?:guests?|visitors?|renters?|people\s+(?:who\s+)?(?:rented|renting|"
@@ -83,7 +125,9 @@ def _visiting(sentence: str) -> bool:
     if _TOLD_STAY.search(sentence):
         return False
     return bool(
-        _STAYING_HERE.search(sentence) or (_STAY.search(sentence) and _HERE_PLACE.search(sentence))
+        _STAYING_HERE.search(sentence)
+        or (_STAY.search(sentence) and _HERE_PLACE.search(sentence))
+        or _PARTY_STAY.search(sentence)
     )
 
 

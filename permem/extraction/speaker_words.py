@@ -66,5 +66,6 @@ _DESCRIBED = (
 _KIN = rf"{_KIN_ADJECTIVE}(?:{_RELATION_WORDS}|{_CARE_ROLES})(?:\s+[^\W\d_]+)?"
 _LODGING = (
     r"(?:holiday\s+let|let|rental|flat|apartment|house|place|cabin|cottage|chalet|airbnb|room|"
-    r"studio|annex|annexe|lodge|villa|b&b|guesthouse|guest\s+house|unit)"
+    r"studio|annex|annexe|lodge|villa|b&b|guesthouse|guest\s+house|unit|loft|suite|bungalow|"
+    r"caravan|yurt|hut|barn|condo|houseboat|farmhouse|holiday\s+home)"
 )
