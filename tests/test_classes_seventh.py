@@ -285,3 +285,17 @@ def test_a_thing_collected_or_picked_up_is_a_change_and_its_day_is_past() -> Non
     read = _read("We picked up the van on Monday, it's electric.")
     [(start, end)] = read.values()
     assert end is None, read  # the Monday is gone; what it brought lasts
+
+
+# ------------------------------------------------------------------ for whom, said first
+
+
+def test_whom_a_clause_is_for_said_first_stays_with_it() -> None:
+    from permem.extraction.for_whom import ForWhom, claim_for_whom
+
+    found = select(_message("Me personally, I always take the night train."))
+    assert [s.text for s in found] == ["Me personally, I always take the night train."], found
+    assert claim_for_whom(found[0].text) is ForWhom.SELF
+    # A clause of its own after a lead that says more is still split.
+    found = select(_message("My partner hates trains, I always take the night train."))
+    assert len(found) == 2, found

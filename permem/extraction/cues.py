@@ -97,12 +97,22 @@ def _takeback_only(piece: str) -> bool:
 
 def _adverbial(piece: str) -> bool:
     """A clause that only says when ("from July 21 until July 28,", "heads up: starting
-    Monday,"): it belongs to the clause after it, whose time it bounds."""
+    Monday,") or for whom ("me personally,"): it belongs to the clause after it."""
+    if _FOR_WHOM_LEAD.fullmatch(piece.strip(" \t,;:-—")):
+        return True
     return (
         has_bound(piece)
         and lx.FIRST_PERSON.search(piece) is None
         and len(_WORDS.findall(piece)) <= _ADVERBIAL_WORDS
     )
+
+
+# "Me personally, I go business class": whom the clause after it is for.
+_FOR_WHOM_LEAD = re.compile(
+    r"(?:(?:and|but|so)\s+)?(?:me\s+personally|personally|speaking\s+for\s+myself|for\s+myself|"
+    r"as\s+for\s+me|for\s+me\s+(?:alone|only))",
+    re.IGNORECASE,
+)
 
 
 _WORDS = re.compile(r"[^\W_]+")

@@ -44,7 +44,7 @@ _CLAIM_SELF = re.compile(
     # "For my own travel: aisle seat", "personally I always grab a window seat", "my own
     # flights are always economy plus".
     r"\b(?:for\s+)?my\s+own\s+(?:trips?|travel|flights?|bookings?|meals?|dinners?|holidays?|"
-    r"journeys?|orders?|purchases?)\b|^\W*personally\b|\bi\s+personally\b",
+    r"journeys?|orders?|purchases?)\b|^\W*personally\b|\b(?:i|me)\s+personally\b",
     re.IGNORECASE,
 )
 _CLAIM_FOR = re.compile(
