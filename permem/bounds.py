@@ -327,8 +327,7 @@ def length_from(text: str, ts: datetime) -> tuple[datetime, datetime] | None:
     day = None if found is None else _end_day(found.group("day"), ts)
     if found is None or day is None:
         return None
-    n_text = found.group("n").lower()
-    n = int(n_text) if n_text.isdigit() else _NUMBERS[n_text]
+    n = _count(found.group("n"))
     start = datetime.combine(day, time(0), tzinfo=ts.tzinfo)
     unit = found.group("unit").lower().rstrip("s")
     return start, _add(start, n, "day" if unit == "night" else unit)
@@ -372,12 +371,7 @@ _FEAST = re.compile(
 
 
 def _part_day(part: str, month: int, year: int, *, last: bool) -> date:
-    key = part.lower().split()[-1] if " " in part else part.lower()
-    key = "end" if key == "of" else key
-    for word in ("start", "beginning", "middle", "end"):
-        if word in part.lower():
-            key = word
-    first = _PART_FIRST[key]
+    first = next(_PART_FIRST[w] for w in part.lower().split() if w in _PART_FIRST)
     if not last:
         return date(year, month, first)
     if first == 21:

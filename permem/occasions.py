@@ -27,6 +27,7 @@ from datetime import date, datetime, time, timedelta
 
 from spacy.tokens import Doc
 
+from permem.bounds import _count
 from permem.extraction.lexicon_time import STILL_SO
 from permem.request_time import periods
 from permem.temporal import _end_of, _month_span, _month_start, _start_of
@@ -36,7 +37,6 @@ from permem.temporal_phrases import (
     _LASTING_CHANGE,
     _MONTH_RE,
     _NEXT,
-    _NUMBERS,
     _TOLD_AFTER,
 )
 
@@ -185,8 +185,7 @@ def makeshift_end(text: str, start: datetime) -> datetime | None:
     back = _BACK_IN.search(text)
     if back is None:
         return start + timedelta(days=MAKESHIFT_DAYS)
-    n_text = back.group("n").lower()
-    n = int(n_text) if n_text.isdigit() else _NUMBERS.get(n_text, _NUMBERS.get(n_text[2:], 1))
+    n = _count(back.group("n"))
     return start + timedelta(days=n * (7 if back.group("unit").lower() == "week" else 1))
 
 
