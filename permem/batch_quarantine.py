@@ -231,6 +231,7 @@ def _add(total: LoadResult, part: LoadResult) -> None:
     total.sources += part.sources
     total.quarantined += part.quarantined
     total.superseded.extend(part.superseded)
+    total.reinstated.extend(part.reinstated)
 
 
 def _refusal(prepared: Prepared, unit: _Unit, error: BaseException) -> Quarantined:

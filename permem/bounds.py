@@ -221,7 +221,10 @@ def names_bound(text: str) -> bool:
     on when it is asked; "from this week" names none)."""
     if _AHEAD.search(text) or _IN_UNITS_OPENS.match(text):
         return True
-    if _PARTS_RANGE.search(text) or _FEAST.search(text) or _AFTER_NEXT.search(text):
+    if any(
+        p.search(text)
+        for p in (_PARTS_RANGE, _FEAST, _AFTER_NEXT, _WEEK_OF_DAY, _WEEKEND_SAID, _DATES_RANGE)
+    ):
         return True
     days = _DAY_RANGE.search(text)
     if days is not None and (days.group("month") or days.group("month2") or days.group("a_th")):
@@ -339,6 +342,7 @@ def length_from(text: str, ts: datetime) -> tuple[datetime, datetime] | None:
 _DAY_RANGE = re.compile(
     rf"(?<!\bfrom\s)(?<!\bbetween\s)(?:\b(?P<month>{_MONTH_RE})\.?\s+|\bthe\s+)?"
     r"\b(?P<a>\d{1,2})(?P<a_th>st|nd|rd|th)?\s*(?:-|–|to|till|until|thru|through)\s*(?:the\s+)?"
+    rf"(?:{_WEEKDAY},?\s+(?:the\s+)?)?"
     r"(?P<b>\d{1,2})(?P<b_th>st|nd|rd|th)?\b(?!\s*(?:am|pm|h\b|:|\.\d|%|days?|weeks?|nights?|"
     r"hours?|minutes?|mins?|years?|people|kids?|times?))"
     rf"(?:\s+(?:of\s+)?(?P<month2>{_MONTH_RE})\b)?",
@@ -352,6 +356,24 @@ _PARTS_RANGE = re.compile(
     re.IGNORECASE,
 )
 _AFTER_NEXT = re.compile(r"\bthe\s+(?P<unit>week|weekend)\s+after\s+next\b", re.IGNORECASE)
+# The week a day falls in: "the week of the 22nd", "the week of 3 August" (Monday to Sunday).
+_WEEK_OF_DAY = re.compile(
+    rf"\bthe\s+week\s+of\s+(?:the\s+)?(?:(?P<month>{_MONTH_RE})\s+)?(?P<day>\d{{1,2}})"
+    rf"(?:st|nd|rd|th)?\b(?:\s+(?:of\s+)?(?P<month2>{_MONTH_RE})\b)?",
+    re.IGNORECASE,
+)
+# Two dates, each with its month: "July 3 to July 10", "28 June - 4 July".
+_DATES_RANGE = re.compile(
+    rf"\b(?:(?P<m1>{_MONTH_RE})\.?\s+(?P<d1>\d{{1,2}})|(?P<e1>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?"
+    rf"(?P<n1>{_MONTH_RE}))(?:st|nd|rd|th)?\s*(?:-|–|to|till|until|through|thru)\s*"
+    rf"(?:(?P<m2>{_MONTH_RE})\.?\s+(?P<d2>\d{{1,2}})|(?P<e2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?"
+    rf"(?P<n2>{_MONTH_RE}))\b",
+    re.IGNORECASE,
+)
+# A weekend said as a stretch: "over the long weekend", "during the bank holiday weekend".
+_WEEKEND_SAID = re.compile(
+    r"\b(?:over|during|across)\s+the\s+(?:long\s+|bank[\s-]+holiday\s+)?weekend\b", re.I
+)
 _PART_FIRST = {
     "early": 1,
     "start": 1,
@@ -400,6 +422,29 @@ def other_span(text: str, ts: datetime) -> tuple[datetime, datetime] | None:
                 return _local(date(year, month, a), ts), _local(
                     date(year, month, b) + timedelta(1), ts
                 )
+        return None
+    dates = _DATES_RANGE.search(text)
+    if dates is not None:
+        g = dates.groupdict()
+        m1, m2 = _MONTHS[(g["m1"] or g["n1"]).lower()], _MONTHS[(g["m2"] or g["n2"]).lower()]
+        d1, d2 = int(g["d1"] or g["e1"]), int(g["d2"] or g["e2"])
+        for year in (today.year, today.year + 1):
+            try:
+                first, last = date(year, m1, d1), date(year + (m2 < m1), m2, d2)
+            except ValueError:
+                return None
+            if first <= last and last >= today:
+                return _local(first, ts), _local(last + timedelta(days=1), ts)
+        return None
+    week_of = _WEEK_OF_DAY.search(text)
+    if week_of is not None:
+        month_name = week_of.group("month") or week_of.group("month2")
+        for year, month in _months_ahead(today, month_name):
+            if int(week_of.group("day")) <= _end_of("month", date(year, month, 1)).day:
+                day = date(year, month, int(week_of.group("day")))
+                monday = day - timedelta(days=day.weekday())
+                if monday + timedelta(days=7) > today:
+                    return _local(monday, ts), _local(monday + timedelta(days=7), ts)
         return None
     after_next = _AFTER_NEXT.search(text)
     if after_next is not None:

@@ -279,7 +279,16 @@ def _cause_before(claim: str, context: str | None) -> str | None:
         return None
     head = context[:at]
     found = _SO_BEFORE.search(head)
+    if found is None and _DECIDED.match(claim) and re.search(r",\s*$", head):
+        # "Thunderstorm tomorrow, I'll get a taxi to work": a decision spliced onto its cause.
+        found = re.search(r",\s*$", head)
     return head[: found.start()] if found is not None and found.start() > 0 else None
+
+
+# A decision said in the first person: "I'll take the bus", "I'm going to drive in".
+_DECIDED = re.compile(
+    r"^\W*(?:i['’]ll|i\s+will|i['’]m\s+going\s+to|i['’]m\s+gonna|i['’]d\s+better)\b", re.I
+)
 
 
 # What opens a clause or phrase that sets the occasion of the rest of its sentence: "in case
@@ -395,7 +404,14 @@ def classify(candidate: Candidate) -> Classification:
             # the claim was cut from it, and holds for it.
             span = occasion(adjunct, message.ts, doc=candidate.doc)
         if span is None and candidate.kind is Kind.PLAN:
-            # A state planned for the whole next week, month or year lasts it.
+            # A state planned for the whole next week, month or year lasts it; so does one
+            # planned for a stretch read as a state's ("I'll be staying with my aunt for the
+            # rest of the month").
+            span = next_period(support, message.ts)
+            if span is None and (ends := resolve(support, message.ts).valid_until) is not None:
+                span = (validity.valid_from, ends)
+        elif span is None and candidate.topic == "home":
+            # A stay said now for a month ahead ("we're on holiday in Sicily in July").
             span = next_period(support, message.ts)
         if span is not None and span[1] > validity.valid_from:
             validity = replace(validity, valid_until=span[1])

@@ -230,7 +230,7 @@ def run(
 
 def _through_load(
     step: Callable[..., Any], summary: NightlySummary, batch: LogBatch
-) -> tuple[list[str], list[str]]:
+) -> tuple[list[str], list[tuple[str, str]]]:
     """Every stage of one batch up to and including the load; returns what indexing needs."""
     prepared: Prepared = step("prepare", batch)
     summary.counts.update(prepared.counts)
@@ -245,7 +245,7 @@ def _through_load(
 
 def _through_load_partitioned(
     step: Callable[..., Any], summary: NightlySummary, batch: LogBatch, workers: int
-) -> tuple[list[str], list[str]]:
+) -> tuple[list[str], list[tuple[str, str]]]:
     """`_through_load` with extract, classify, redact and gate run per partition."""
     prepared: Prepared = step("prepare", batch)
     summary.counts.update(prepared.counts)
@@ -264,7 +264,7 @@ def _validate_and_load(
     batch: LogBatch,
     prepared: Prepared,
     proposals: list[Proposal],
-) -> tuple[list[str], list[str]]:
+) -> tuple[list[str], list[tuple[str, str]]]:
     """Validate, set aside the rows that failed, load the rest. On a systemic failure, record
     the batch as held back (so the next run moves past it), then let `BatchRejected` fail the
     run."""
@@ -283,7 +283,7 @@ def _validate_and_load(
     summary.add_proposals(proposals)
     loaded: Loaded = step("load", prepared, proposals, uuid.uuid4())
     _count_load(summary, prepared, loaded)
-    return sorted(prepared.tenants), loaded.result.superseded
+    return sorted(prepared.tenants), loaded.result.status_changes()
 
 
 def _validation_row(batch: int, validation: BatchValidation) -> dict[str, Any]:
@@ -299,6 +299,7 @@ def _validation_row(batch: int, validation: BatchValidation) -> dict[str, Any]:
 def _count_load(summary: NightlySummary, prepared: Prepared, loaded: Loaded) -> None:
     summary.counts["stored"] += loaded.result.memories
     summary.counts["superseded"] += len(loaded.result.superseded)
+    summary.counts["reinstated"] += len(loaded.result.reinstated)
     summary.counts["load_refused"] += len(loaded.refused)
     summary.quarantined.extend(
         {"file": q.file, "line": q.line_no, "reason": q.reason}

@@ -21,7 +21,6 @@ from permem.indexing import IndexResult, index_pending, sync_status
 from permem.logs import LogBatch
 from permem.pipeline import Prepared, Proposal
 from permem.quality import BatchValidation
-from permem.records import Status
 from permem.revisions import meaning_for
 from permem.runtime import runtime
 from permem.settings import Settings
@@ -113,12 +112,16 @@ def load_stage(
     return batch_quarantine.load_isolating(rt.db, prepared, proposals, batch_id, meaning)
 
 
-def index_stage(settings: Settings, tenants: list[str], superseded: list[str]) -> IndexResult:
+def index_stage(
+    settings: Settings, tenants: list[str], changes: list[tuple[str, str]]
+) -> IndexResult:
+    """Index the claims the load queued, then carry the load's status changes (claim id, new
+    status, in the order they happened: `LoadResult.status_changes`) into the index."""
     started = time.perf_counter()
     rt = runtime(settings)
     result = index_pending(rt.db, rt.index, rt.embedder, tenants=tenants)
     # Rows that are not in the index are left alone by the update.
-    result.status_synced = sync_status(rt.index, [(i, Status.SUPERSEDED.value) for i in superseded])
+    result.status_synced = sync_status(rt.index, changes)
     result.seconds = time.perf_counter() - started
     return result
 

@@ -15,7 +15,7 @@ from permem.classify import Classification
 from permem.extraction import Candidate
 from permem.logs import Quarantined
 from permem.policy import GateOutcome
-from permem.records import Message, UserMemory
+from permem.records import Message, Status, UserMemory
 
 _NAMESPACE = uuid.UUID("6f1c8a52-3b0e-4c4f-9d55-1f1f5e0d7a11")
 
@@ -71,6 +71,15 @@ class LoadResult:
     sources: int
     quarantined: int
     superseded: list[str]
+    # Claims a return brought back into use (superseded -> active, `permem.reinstatement`).
+    reinstated: list[str] = field(default_factory=list)
+
+    def status_changes(self) -> list[tuple[str, str]]:
+        """(claim id, new status) for the index: supersessions, then reinstatements (a claim
+        superseded and brought back in one load ends active)."""
+        return [(i, Status.SUPERSEDED.value) for i in self.superseded] + [
+            (i, Status.ACTIVE.value) for i in self.reinstated
+        ]
 
 
 def _by_tenant(messages: Iterable[Message]) -> dict[str, list[Message]]:

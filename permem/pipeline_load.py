@@ -22,6 +22,7 @@ from permem.indexing import enqueue
 from permem.logs import TURN_MAX, Quarantined, identifier_problem, storable
 from permem.pipeline_batch import LoadResult, Prepared, Proposal, _by_tenant, _claim_id, stable_id
 from permem.records import Status, UserMemory
+from permem.reinstatement import reinstate
 from permem.revisions import (
     Meaning,
     Retraction,
@@ -71,6 +72,7 @@ def load(
             mark_superseded(conn, tenant, with_topic_siblings(conn, replaced), superseded)
             retractions = _retractions(proposals, tenant)
             apply_retractions(conn, tenant, retractions, superseded, meaning)
+            reinstate(conn, tenant, retractions, superseded, result.reinstated)
             add_edges(conn, _context_edges(tenant, proposals))
             decisions = decisions_by_tenant.get(tenant, [])
             copy_insert(conn, gate_decisions, decisions, skip_conflicts=True)
@@ -115,7 +117,12 @@ def _retractions(proposals: Sequence[Proposal], tenant: str) -> list[Retraction]
         )
         said: str | None = None
         specific: frozenset[str] | None = None
-        if Cue.RETRACTION in candidate.cues and (stored or called_off):
+        returning = stored and modality.returns(candidate.claim_text)
+        if returning:
+            # "Same laptop as before now": what it names holds again (permem.reinstatement).
+            named = policy.reference_words(candidate.claim_text)
+            said = candidate.claim_text
+        elif Cue.RETRACTION in candidate.cues and (stored or called_off):
             # What it names, read in memory from its unredacted words and context, never
             # stored: "the Golf's gone" names the Golf where the redactor saw a name.
             claim = candidate.claim_text
@@ -143,6 +150,7 @@ def _retractions(proposals: Sequence[Proposal], tenant: str) -> list[Retraction]
                 named=named,
                 said=said,
                 specific=specific,
+                returns=returning,
             )
         )
     return found

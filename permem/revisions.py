@@ -55,6 +55,9 @@ class Retraction:
     # invoices, no more monthly"): when it names an older claim, only what it names is taken
     # back; when it names none, `named` decides.
     specific: frozenset[str] | None = None
+    # A return to what held before ("back on my old ThinkPad", `modality.returns`): it takes
+    # nothing back by its words; `permem.reinstatement` brings back what it names.
+    returns: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +90,9 @@ def apply_retractions(
     """Supersede, for each retraction, the subject's older active claims in its scope (or
     global) that it names: a content word shared between the retraction with its context and
     the old claim with its own ("take it off my list" after "had the mango lassi again"
-    names the mango lassi claim). The old rows stay as history; one event each."""
+    names the mango lassi claim). The old rows stay as history; one event each. A return
+    (`Retraction.returns`) takes nothing back here (`permem.reinstatement`)."""
+    retractions = [r for r in retractions if not r.returns]
     if not retractions:
         return
     subjects = sorted({r.subject for r in retractions})

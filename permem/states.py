@@ -15,6 +15,8 @@ from permem.records import Confirmation, Status
 S = Status
 # Why each edge exists:
 #   active -> superseded    a correction appended a record that supersedes this one
+#   superseded -> active    a return to it ("back on my old ThinkPad") ended the change that
+#                           had superseded it (permem.reinstatement)
 #   active -> paused        the user paused this one claim (the subject-wide pause is a setting)
 #   * -> expired            validity or retention ended (the expire flow)
 #   * -> retracted          the user rejected it, or it was retracted by feedback for good
@@ -24,7 +26,7 @@ STATUS_TRANSITIONS: Mapping[Status, frozenset[Status]] = {
     S.ACTIVE: frozenset({S.SUPERSEDED, S.PAUSED, S.EXPIRED, S.RETRACTED, S.BLOCKED}),
     S.SESSION_ONLY: frozenset({S.EXPIRED, S.RETRACTED, S.BLOCKED}),
     S.PAUSED: frozenset({S.ACTIVE, S.EXPIRED, S.RETRACTED, S.BLOCKED}),
-    S.SUPERSEDED: frozenset({S.EXPIRED, S.BLOCKED}),
+    S.SUPERSEDED: frozenset({S.ACTIVE, S.EXPIRED, S.BLOCKED}),
     S.EXPIRED: frozenset({S.BLOCKED}),
     S.RETRACTED: frozenset({S.BLOCKED}),
     S.BLOCKED: frozenset({S.ERASED}),

@@ -20,6 +20,7 @@ from permem.temporal_phrases import (
     _ALREADY,
     _BACK_ON,
     _BARE_WEEKDAY,
+    _COUNTED_BEFORE,
     _DATE,
     _FOR,
     _FROM,
@@ -30,12 +31,14 @@ from permem.temporal_phrases import (
     _MONTHS,
     _MONTHS_SPAN,
     _NEXT,
+    _NOT_DAYS,
     _NUMBERS,
     _ONE_DAY,
     _ONE_MONTH,
     _RANGE,
     _SEASON_START,
     _THIS,
+    _THIS_SPAN,
     _TOLD_AFTER,
     _UNTIL,
     _UNTIL_MONTH,
@@ -49,6 +52,7 @@ from permem.temporal_phrases import (
     POINTS_TO_DAY,
     STARTS_THEN,
     UNTIL_THEN,
+    _with_month,
 )
 
 __all__ = [
@@ -273,12 +277,16 @@ def span(text: str, ts: datetime) -> tuple[datetime, datetime] | None:
     ("all of next month", "throughout May"), as local [start, end), if it lies (at least
     partly) ahead of `ts`; None otherwise. The end is read on or after the start."""
     found = _RANGE.search(text)
-    if found is not None and not all(
-        # "from Monday to Friday" is a working week, not a span.
-        _BARE_WEEKDAY.fullmatch(found.group(end).strip())
-        for end in ("a", "b")
+    if (
+        found is not None
+        and not all(
+            # "from Monday to Friday" is a working week, not a span.
+            _BARE_WEEKDAY.fullmatch(found.group(end).strip())
+            for end in ("a", "b")
+        )
+        and not _NOT_DAYS.search(f"{found.group('a')} | {found.group('b')}")
     ):
-        first = _end_day(found.group("a"), ts)
+        first = _end_day(_with_month(found.group("a"), found.group("b")), ts)
         if first is not None:
             anchor = datetime.combine(first, time(12), tzinfo=ts.tzinfo)
             last = _end_day(found.group("b"), anchor)
@@ -347,26 +355,21 @@ def _month_span(first: date, ts: datetime) -> tuple[datetime, datetime]:
     )
 
 
+_BOUNDS = (_UNTIL, _UNTIL_MONTH, _FOR, _FROM, _NEXT, GOVERNED, _RANGE, _ONE_MONTH, _WEEKS_OF,
+           _MONTHS_SPAN, _LENGTH_FROM)  # fmt: skip
+
+
+def has_window(text: str) -> bool:
+    """`has_bound`, or a stretch named as this one ("this week", "the rest of the month"): a
+    window for a state said now, though no bound of a change ("got a Mac this week")."""
+    return has_bound(text) or _THIS_SPAN.search(text) is not None
+
+
 def has_bound(text: str) -> bool:
     """The text names when something ends or starts (cheap: patterns only)."""
     from permem import bounds  # reads the days with this module's day reader
 
-    return any(
-        p.search(text)
-        for p in (
-            _UNTIL,
-            _UNTIL_MONTH,
-            _FOR,
-            _FROM,
-            _NEXT,
-            GOVERNED,
-            _RANGE,
-            _ONE_MONTH,
-            _WEEKS_OF,
-            _MONTHS_SPAN,
-            _LENGTH_FROM,
-        )
-    ) or bounds.names_bound(text)
+    return any(p.search(text) for p in _BOUNDS) or bounds.names_bound(text)
 
 
 def starts(text: str, ts: datetime) -> datetime | None:
@@ -375,7 +378,7 @@ def starts(text: str, ts: datetime) -> datetime | None:
     found = _FROM.search(text)
     if found is None:
         return None
-    if re.search(r"\b(?:weeks?|days?)\s+$", text[: found.start()], re.IGNORECASE):
+    if _COUNTED_BEFORE.search(text[: found.start()]):
         # "a week from tomorrow" names one day, not a start (`single_day`).
         return None
     today = ts.date()

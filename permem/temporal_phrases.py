@@ -57,9 +57,16 @@ _FOR = re.compile(
     r"(?P<unit>hour|day|week|fortnight|month|year)s?\b",
     re.IGNORECASE,
 )
-_THIS = re.compile(r"\b(?:this|the\s+rest\s+of\s+the)\s+(?P<unit>week|weekend|month|year)\b", re.I)
+_THIS = re.compile(
+    r"\b(?:this(?:\s+coming)?|the\s+rest\s+of\s+the)\s+(?P<unit>week|weekend|month|year)\b", re.I
+)
+# "this week" as a stretch that ends (a bound), not as when a change began ("a new teacher
+# from this week").
+_THIS_SPAN = re.compile(
+    r"(?<!\bfrom\s)(?<!\bof\s)(?<!\bstarting\s)(?<!\bsince\s)" + _THIS.pattern, re.IGNORECASE
+)
 _NEXT = re.compile(
-    r"\b(?:next\s+(?P<unit>week|month|year|spring|summer|fall|autumn|winter)|"
+    r"\b(?:(?<!\bthe\s)next\s+(?P<unit>week|month|year|spring|summer|fall|autumn|winter)|"
     r"in\s+the\s+(?P<season>spring|summer|fall|autumn|winter)|"
     rf"in\s+(?P<month>{_MONTH_RE})\b)",
     re.IGNORECASE,
@@ -213,13 +220,28 @@ _IN_MONTH = re.compile(
 # A span named by both its ends: "from Friday the 12th till Thursday the 25th", "between
 # June 3 and June 9", "from the 10th to the 24th". Each end is read by `_parse_day`.
 _RANGE = re.compile(
-    r"\b(?:from|between)\s+(?P<a>[^,.;!?]{2,40}?)\s+(?:till|until|til|to|through|thru|and)\s+"
+    r"\b(?:from|between)\s+(?P<a>[^,.;!?]{1,40}?)\s+(?:till|until|til|to|through|thru|and)\s+"
     r"(?P<b>[^,.;!?]{2,40}?)(?=\s*(?:[,.;!?]|$)|\s+(?:i|i'm|i'll|we|we're|we'll|so|and|but|"
     r"while|when|at|in|for)\b)",
     re.IGNORECASE,
 )
+# Ends that are no days: two bare numbers ("from 9 to 5", "between 10 and 12") or a clock
+# time ("from 3 to 4 pm"); a day needs its month or an ordinal ("from 1 to 14 July").
+_NOT_DAYS = re.compile(
+    r"^\s*\d{1,2}\s*\|\s*\d{1,2}\s*$|\d\s*(?:am|pm|a\.m\.|p\.m\.|h|o'clock)\b|\d:\d",
+    re.IGNORECASE,
+)
+# A count of days or weeks before "from": "a week from tomorrow" is one day; "a four-day week
+# from 10 September" is no count, and starts then.
+_COUNTED_BEFORE = re.compile(
+    r"\b(?:an?|one|two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(?:weeks?|days?)\s+$",
+    re.IGNORECASE,
+)
+_MONTH_OF_END = re.compile(rf"\b(?:{_MONTH_RE})\b", re.IGNORECASE)
 _WEEKDAY_BEFORE_DATE = re.compile(
-    r"^(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day),?\s+(?:the\s+)?(?=\d)", re.IGNORECASE
+    r"^(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)"
+    r"\.?,?\s+(?:the\s+)?(?=\d)",
+    re.IGNORECASE,
 )
 _BARE_WEEKDAY = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?", re.IGNORECASE)
 _HABITUAL = re.compile(
@@ -260,6 +282,15 @@ _TOLD_AFTER = re.compile(
     # "I've got jury duty on Wednesday" is a day to come; "got the keys on Monday" is past.
     r"\b(?:now|(?<!'ve\s)(?<!have\s)got|was|were|did|had|went|moved|bought|came|ago|last|"
     r"yesterday|already|"
-    r"[a-z]{3,}ed)\b",
+    # Not a passive to come: "the ferry is cancelled on Friday".
+    r"(?<!\bis\s)(?<!\bare\s)(?<!\bbe\s)(?<!'s\s)(?<!\bgets\s)[a-z]{3,}ed)\b",
     re.IGNORECASE,
 )
+
+
+def _with_month(first: str, last: str) -> str:
+    """The first end of a span, with the month the last end names when it names none itself:
+    "between 5 and 19 August" starts on 5 August."""
+    month = _MONTH_OF_END.search(last)
+    bare = re.fullmatch(r"(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?", first.strip(), re.IGNORECASE)
+    return f"{first} {month.group()}" if bare and month else first

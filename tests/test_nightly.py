@@ -16,7 +16,6 @@ import sqlalchemy as sa
 from permem import nightly
 from permem.indexing import IndexResult, index_pending, sync_status
 from permem.quality import IDENTIFIER_PATTERNS
-from permem.records import Status
 from permem.runtime import runtime
 from permem.settings import Settings
 from permem.stores.database import tenant_transaction
@@ -295,11 +294,11 @@ def test_index_in_small_rounds_stores_what_one_round_stores(
     index ids are exactly those of the uninterrupted run with the default round."""
 
     def index_in_rounds_of_two(
-        settings: Settings, tenants: list[str], superseded: list[str]
+        settings: Settings, tenants: list[str], changes: list[tuple[str, str]]
     ) -> IndexResult:
         rt = runtime(settings)
         result = index_pending(rt.db, rt.index, rt.embedder, tenants=tenants, chunk=2)
-        sync_status(rt.index, [(i, Status.SUPERSEDED.value) for i in superseded])
+        sync_status(rt.index, changes)
         return result
 
     stages = {**nightly.DIRECT_STAGES, "index": index_in_rounds_of_two}

@@ -19,7 +19,7 @@ LEGAL_STATUS = {
     ("active", "retracted"), ("active", "blocked"),
     ("session_only", "expired"), ("session_only", "retracted"), ("session_only", "blocked"),
     ("paused", "active"), ("paused", "expired"), ("paused", "retracted"), ("paused", "blocked"),
-    ("superseded", "expired"), ("superseded", "blocked"),
+    ("superseded", "active"), ("superseded", "expired"), ("superseded", "blocked"),
     ("expired", "blocked"),
     ("retracted", "blocked"),
     ("blocked", "erased"),

@@ -45,7 +45,11 @@ _SENTENCE_END = re.compile(r"[.!?]+(?:\s+|$)|\n+")
 CLAUSE_STOP = re.compile(r"[.!?;\n]")
 # Runs from which `_SENTENCE_END` matches at every position (see `Sentences`).
 _END_AHEAD = re.compile(r"[.!?]+(?=\s|$)|\n")
-_OPENS_BACK = re.compile(r"^\W*(?:that|this|then|there|it|it's|same)\b", re.IGNORECASE)
+# Or says what follows from it: "Thunderstorm tomorrow. So I'll take the bus."
+_OPENS_BACK = re.compile(
+    r"^\W*(?:that|this|then|there|it|it's|same|so|hence|which\s+means|that['’]s\s+why)\b",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,7 @@ from permem.extraction.for_whom import ForWhom, claim_for_whom
 from permem.extraction.prefilter import guard_patterns
 from permem.extraction.sensitive import PERSONAL, SPECIAL
 from permem.extraction.sent_rules import ASKED_OUTPUT, OUTPUT_RULE, asks_to_keep
+from permem.extraction.stays import away_for_a_while
 from permem.records import DEFAULT_PURPOSE, Message
 from permem.temporal import has_bound
 from permem.temporal_phrases import _MONTH_RE, _WEEKDAY_RE
@@ -190,19 +191,21 @@ _SPEAKER_NEXT = r"(?=(?:i|i'm|i've|i'll|we|we're|we'll|my|our)\b)"
 # A time adverbial before the statement it dates: "From 10 September I'm switching gyms",
 # "as of next month, my office is in Leeds", "starting Monday we live in Ghent".
 _LEADING_WHEN = re.compile(
-    rf"{_OPENS}(?:from|starting|as of|beginning|since|after|once|by|come|effective)\b"
+    rf"{_OPENS}(?:from|starting|as of|as from|with effect from|beginning|since|after|once|by|"
+    rf"come|effective|(?:{_MONTH_RE})(?=\s+\d))\b"
     rf"[^,;:.!?]{{1,40}}?(?:,\s*|\s+{_SPEAKER_NEXT})|"
     # A time named by a preposition or a determiner: "In August I'm staying in Lisbon", "all
     # of June we're at the coast", "for the next two weeks I'm on nights".
-    rf"{_OPENS}(?:in|on|during|throughout|all\s+of|"
-    rf"for\s+the\s+(?:next|coming|rest\s+of|first|last|whole|entire)|until|till|next|this|over|"
+    rf"{_OPENS}(?:in|on|during|throughout|through|thru|between|all\s+of|"
+    rf"for\s+the\s+(?:next|coming|rest\s+of|first|last|whole|entire|month\s+of)|until|till|next|"
+    r"this|over|the\s+(?:first|last|second|final|week\s+of)|"
     # "Mid-May to early June I'm subletting ...", "the week after next I'm cat-sitting ...".
     r"the\s+(?:week|weekend)\s+after|"
     # "For two weeks starting Monday I'm at a friend's place", "for ten days from the 3rd".
     r"for\s+(?:a|an|one|two|three|four|five|six|ten|a\s+couple\s+of|a\s+few|\d{1,2})"
-    r"(?=\s+(?:days?|nights?|weeks?|months?)\s+(?:starting|from|beginning)\b))\s+"
+    r"(?=\s+(?:days?|nights?|weeks?|months?)(?:\s+(?:starting|from|beginning)\b|,)))\s+"
     rf"(?=[^,;:.!?]{{0,30}}?\b(?:{_MONTH_RE}|{_WEEKDAY_RE}|week|weekend|month|year|summer|winter|"
-    rf"spring|autumn|fall|holidays?|christmas|easter|\d))[^,;:.!?]{{1,40}}?"
+    rf"spring|autumn|fall|holidays?|christmas|easter|tomorrow|fortnight|days|\d))[^,;:.!?]{{1,40}}?"
     rf"(?:,\s*|\s+{_SPEAKER_NEXT})|"
     rf"{_OPENS}(?:early|mid|late)[\s-]+(?:{_MONTH_RE})\b[^,;:.!?]{{0,40}}?(?:,\s*|\s+{_SPEAKER_NEXT})|"
     # A day named by itself: "Tomorrow I'm in court all day", "the day after tomorrow we're
@@ -300,7 +303,7 @@ def _user_cues(message: Message, text: str, remember: bool) -> tuple[set[Cue], s
         # context carries the referent (permem.extraction.context).
         cues.add(Cue.ELLIPTICAL)
     topic = next((name for name, p in lx.TOPICS.items() if p.search(text)), None)
-    if topic is None and _HOME_PLACE.search(text):
+    if topic is None and (_HOME_PLACE.search(text) or away_for_a_while(text, message.ts)):
         topic = "home"
     if _ROUTINE.match(text):
         cues.add(Cue.ROUTINE)

@@ -33,7 +33,8 @@ from permem.extraction.cue_rules import (
 )
 from permem.extraction.prefilter import guard_patterns
 from permem.records import Message, Role
-from permem.temporal import has_bound
+from permem.temporal import has_bound, has_window
+from permem.temporal_phrases import _ONE_DAY
 
 __all__ = ["Cue", "SentenceCue", "select", "select_many", "sentences"]
 
@@ -101,7 +102,7 @@ def _adverbial(piece: str) -> bool:
     if _FOR_WHOM_LEAD.fullmatch(piece.strip(" \t,;:-—")):
         return True
     return (
-        has_bound(piece)
+        has_window(piece)
         and lx.FIRST_PERSON.search(piece) is None
         and len(_WORDS.findall(piece)) <= _ADVERBIAL_WORDS
     )
@@ -374,6 +375,15 @@ def select(message: Message) -> list[SentenceCue]:
         if _plainly_not_a_claim(core):
             continue
         cues, topic = _user_cues(message, core, remember)
+        if (
+            _SO_OPENS.match(text)
+            and _DOING.match(core)
+            and not _NOW.search(core)
+            and _ONE_DAY.search(message.text[:end])
+        ):
+            # "thunderstorm tomorrow, so I'm driving in": a decision drawn from a day's
+            # occasion ("..., so I'm producing music at home now" is a new state).
+            cues.add(Cue.PLAN)
         if follows_question and _CONCLUSION.match(text):
             # "Students get in free on Sundays, right? So I'm covered": where a question leaves the
             # user holds only if the answer is yes; the user asked, they did not say.
@@ -456,6 +466,12 @@ _ASKS = re.compile(r"\?[\s\"')\]”’]*$")  # noqa: RUF001
 # standing or a permission ("so I'm sorted", "therefore we're covered", "so I can skip it",
 # "so I don't need a visa"). What the user does ("so I never tip there") is their own conduct
 # whatever the premise, and stays.
+_NOW = re.compile(r"\b(?:now|these\s+days|nowadays|anymore|any\s+more|for\s+good)\b", re.I)
+_SO_OPENS = re.compile(r"^\W*(?:so|hence|therefore)\b", re.IGNORECASE)
+_DOING = re.compile(
+    r"^\W*(?:(?:i['’]?m|i\s+am|we['’]?re|we\s+are)\s+\w+ing\b|it['’]s\s+the\s+\w+\s+for\s+(?:me|us)\b)",
+    re.IGNORECASE,
+)
 _CONCLUSION = re.compile(
     r"^\W*(?:so|therefore|hence|thus|which\s+means|that\s+means|in\s+which\s+case)[\s,]+"
     r"(?:i'?m|i\s+am|we'?re|we\s+are|i'?ll\s+be|we'?ll\s+be|i\s+can|we\s+can|"

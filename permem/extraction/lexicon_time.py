@@ -45,7 +45,8 @@ ONE_OFF = words(
     # this one email", "for this particular question", "for the note to my best friend" (a
     # single piece, however it is singled out; "for this project" is a scope, not a piece).
     r"(?:just\s+|only\s+)?for\s+this(?:\s+one)?(?:\s+only)?(?=\s*[.!,;]|\s*$)",
-    rf"(?:just\s+|only\s+)?for\s+(?:this|that|the)\s+(?:(?:one|particular|specific|single|"
+    rf"(?:just\s+|only\s+)?for\s+(?:this|that|the|(?:my|our)(?=\s+(?:[\w-]+\s+)?{_DOCUMENT}\s+to\b))\s+"
+    r"(?:(?:one|particular|specific|single|"
     rf"next|upcoming|current|last|latest|first|same)\s+)?(?:[\w-]+\s+)?{_PIECE}"
     rf"(?:\s+(?:to|for|about|with|on|from|i|we|you)\b[^.!?,;]{{0,40}}?)?(?:\s+only)?"
     r"(?=\s*[.!,;]|\s*$)",
@@ -55,7 +56,8 @@ ONE_OFF = words(
     rf"^\W*(?:(?:so|and|ok|also)\W+)?(?:this|that)\s+(?:[\w-]+\s+){{0,2}}?{_PIECE}s?\s+(?:is|needs|has|"
     r"must|should|goes|will\s+be)\b",
     # "The email to the school needs to be in English" (not "the report for the client is due").
-    rf"^\W*(?:(?:so|and|ok|also)\W+)?the\s+(?:[\w-]+\s+)?{_DOCUMENT}\s+(?:to|for)\s+[^,.;!?]{{1,30}}?\s+"
+    rf"^\W*(?:(?:so|and|ok|also|one\s+thing)\W+)?(?:the|my|our)\s+(?:[\w-]+\s+)?{_DOCUMENT}\s+(?:to|for)\s+"
+    r"[^,.;!?]{1,30}?\s+"
     r"(?:needs|has\s+to|must|should)\b",
     rf"\b(?:this|that|the)\s+(?:[\w-]+\s+){{0,2}}?{_DOCUMENT}\b[^.!?]{{0,60}}?\b(?:in|for|throughout)\s+"
     r"(?:it|this\s+one)(?=\s*[.!,;]|\s*$)",
@@ -112,10 +114,17 @@ PLAN = words(
     "hoping to", "hope to", "aiming to", "aim to", "looking to", "intending to",
     "would like to", "i'd like to", "about to",
     "going to", "gonna", "plan to", "plans to", "planning to", "planning on", "will",
-    "i'll", "intend to", "thinking about", "thinking of", "considering", "next week",
-    "next month", "next year", "next summer", "next spring", "next fall", "next autumn",
-    "next winter", "in the fall", "in the spring", "in the summer", "in the winter",
+    "i'll", "intend to", "thinking about", "thinking of", "considering",
+    # Not a stretch from now: "over the next month" is the coming weeks, no plan.
+    r"(?<!\bthe\s)next week", r"(?<!\bthe\s)next month", r"(?<!\bthe\s)next year",
+    "next summer", "next spring", "next fall", "next autumn", "next winter",
+    "in the fall", "in the spring", "in the summer", "in the winter",
     "in the autumn",
+    # A decision drawn from what was just said ("thunderstorm tomorrow, so I'm driving in",
+    # "so it's the bus for me"), or an arrangement for a named day ("I'm driving in Friday").
+    r"so\s+it['’]s\s+the\s+\w+\s+for\s+(?:me|us)",
+    r"(?:i['’]m|i\s+am|we['’]re)\s+\w+ing\s+(?:in\s+|home\s+|back\s+)?(?:tomorrow|tonight|"
+    r"(?:on\s+|this\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day)",
 )  # fmt: skip
 
 STANDING = words("from now on", "going forward", "in future", "in the future", "next time")

@@ -80,7 +80,11 @@ _CONSIDERED = re.compile(
     r"\b(?:haven't|have\s+not|not)\s+(?:yet\s+)?committed\b|"
     # Drawn to it, not doing it: "half tempted to go gluten-free", "I'm tempted by keto".
     r"\b(?:i'm|i\s+am|im|we're|we\s+are|half|a\s+bit|kind\s+of|sort\s+of|really|so)\s+tempted\b|"
-    r"^\s*tempted\s+(?:to|by)\b",
+    r"^\s*tempted\s+(?:to|by)\b|"
+    # Only part of the speaker wants it, or only half thinks it: "part of me wants to go vegan",
+    # "half thinking of quitting"; or nobody knows: "I might quit at some point, who knows".
+    r"\bpart\s+of\s+me\s+(?:wants|would\s+like|is\s+tempted|fancies)\b|"
+    r"\bhalf\s+(?:thinking|considering|planning|wanting)\b|\bwho\s+knows\b",
     re.IGNORECASE,
 )
 # Undecided about what the sentence said before it: "..., I'm mulling it over", "..., I said
@@ -138,9 +142,15 @@ WITHDRAWN = re.compile(
     # "ditch that one", "forget it".
     r"(?:^|(?<=[,.;:!])|(?<=[,.;:!]\s)|\b(?:ok(?:ay)?|so|then|just|please|pls|yeah|fine)\b)[\s,]*"
     r"(?:scrap|drop|ditch|bin|forget|ignore|disregard|undo|cancel|lose|delete|remove|never\s+mind)\s+"
-    r"(?:that|this|it|the\s+last\s+(?:one|bit|rule|thing))"
+    r"(?:that|this|it|the\s+last\s+(?:one|bit|rule|thing)|my(?:\s+last)?(?=\s+(?:rule|idea|"
+    r"instruction|request|preference|note|setting|plan)))"
     r"(?:\s+(?:rule|one|bit|part|idea|thing|instruction|request|preference|note|setting|plan))?"
-    r"(?=\s*(?:then|too|please|now|for\s+now|as\s+well)?\s*[.!]*\s*$))\b",
+    r"(?=\s*(?:then|too|please|now|for\s+now|as\s+well)?\s*[.!]*\s*$)|"
+    # Or to let go of what it named, conceded: "never mind the warm-up then", "no need for that
+    # rule", "don't bother with the warm-up".
+    r"(?:(?<=[,.;:!?])|(?<=[,.;:!?]\s)|\b(?:ok(?:ay)?|so|then|fine)\b)[\s,]*"
+    r"(?:never\s+mind|no\s+need\s+for|don['’]t\s+bother\s+with)\s+(?:the|that|this|my)\s+"
+    r"[\w-]+(?:\s+(?:rule|thing|bit|idea))?(?=\s*(?:then)?\s*[.!]*\s*$))\b",
     re.IGNORECASE,
 )
 RETRACTION = re.compile(
@@ -304,6 +314,10 @@ CHANGED_STATE = re.compile(
     r"\b(?:i|we)\s+(?:finally\s+|just\s+|actually\s+)?(?:bought|sold|adopted|traded\s+in|leased|"
     r"gave\s+away|picked\s+up|collected|took\s+delivery\s+of|got\s+the\s+keys\s+to)\s+"
     r"(?:a|an|the|my|our)\s+(?:new\s+)?\w+|"
+    # Or got, of a possession: "we got the car!", "I finally got a dog" (not "I got a cold").
+    r"\b(?:i|we)\s+(?:finally\s+|just\s+|actually\s+)?got\s+(?:a|an|the|my|our)\s+(?:new\s+)?"
+    r"(?:car|bike|scooter|motorbike|van|house|flat|apartment|place|dog|cat|puppy|kitten|phone|"
+    r"laptop)\b|"
     # Or given back: "I gave the Mac back", "returned the loaner", "the Tesla went back".
     r"\b(?:i|we)\s+(?:just\s+)?(?:gave|handed|sent|took)\s+(?:the|my|our)\s+(?:[\w-]+\s+){0,2}?back\b|"
     r"\b(?:i|we)\s+(?:just\s+)?returned\s+(?:the|my|our)\s+\w+|"
@@ -354,6 +368,25 @@ def retracts(text: str) -> bool:
     """The sentence takes back something said before (`takes_back`) or says what holds now in
     its place (`changed_state`)."""
     return takes_back(text) or changed_state(text)
+
+
+# A return to what held before a change ("Same laptop as before now", "back on my old
+# ThinkPad", "I'm cycling to work again", "went back to my old job"): what it names is what
+# holds again, so it takes none of that back; it ends the change that had replaced it
+# (`permem.reinstatement`). Not a thing given back ("the Tesla went back to the dealer").
+RETURN = re.compile(
+    r"\b(?:as|like)\s+before\b|\bsame\s+(?:[\w-]+\s+){1,2}as\s+before\b|"
+    r"\bback\s+(?:on|to|with|in)\s+(?:my|the|our)\s+(?:old|previous|former|usual|original)\b|"
+    r"\b(?:i|we)\s+(?:went|have\s+gone|'ve\s+gone)\s+back\s+to\s+(?:my|the|our)\b|"
+    r"\b(?:my|the|our)\s+(?:old|previous|former|usual|original)\s+(?:[\w-]+\s+){1,2}again\b|"
+    r"\bagain\b(?=\s*(?:[,.;!)]|$|now\b|too\b))",
+    re.IGNORECASE,
+)
+
+
+def returns(text: str) -> bool:
+    """The sentence says a state held before a change holds again (`RETURN`); not a question."""
+    return RETURN.search(text) is not None and not text.rstrip().endswith("?")
 
 
 def announces_change(text: str) -> bool:

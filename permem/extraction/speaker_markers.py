@@ -311,6 +311,10 @@ def _intro(fragment: _Fragment, first: bool) -> _Intro | None:
     other = match.groupdict().get("not")
     i_am = intro is not None and match.group("form").casefold() in {"i'm", "i’m", "im", "i am"}
     post = "from" if signed is not None else (match.groupdict().get("post") or "").strip()
+    if post.casefold() in ("now", "today") and not first:
+        # "We switched banks, it's Monzo now": a new value after a change, not someone typing
+        # (an introduction that opens the message still counts: "it's Tom now, Ana's asleep").
+        post = ""
     return _Intro(
         fragment.start, fragment.end, match.group("name"),
         other if other and _is_name(other, strict=False) else None,
