@@ -76,7 +76,15 @@ def reinstate(
     changes = _messages_of(conn, set(replacers.values()))
     # What the change itself said ("No more ThinkPad, I'm on a MacBook now") is what the
     # return ends, not what it brings back.
-    back = {old: ret for old, ret in back.items() if message_of.get(old) not in changes.values()}
+    # Nor what the return's own message took back ("I gave the Mac back. Same laptop as before
+    # now": the Mac is not what holds again).
+    said_in = {r.id: r.message_id for r in returning}
+    back = {
+        old: ret
+        for old, ret in back.items()
+        if message_of.get(old) not in changes.values()
+        and (old not in replacers or changes.get(replacers[old]) != said_in[ret])
+    }
     changed = list(
         conn.execute(
             sa.update(memories)

@@ -14,6 +14,7 @@ import pytest
 
 from permem.classify import classify_all
 from permem.extraction.cues import Cue
+from permem.extraction.labels import labelled_statement
 from permem.extraction.modality import retracts
 from permem.extraction.stays import away_for_a_while
 from permem.logs import parse_message
@@ -227,3 +228,26 @@ def test_a_rule_let_go_once_conceded_is_withdrawn(said: str, withdrawn_: bool) -
 def test_a_new_value_after_a_change_is_no_one_else_typing() -> None:
     assert speakers("We switched energy suppliers, it's Octopus now.") == [None]
     assert speakers("hi, it's Tom now, Ana is asleep") == ["r.okafor:tom"]
+
+
+@pytest.mark.parametrize(
+    ("said", "stated"),
+    [
+        ("baking skills: none, I burn toast.", True),
+        ("Monthly rent: 1,150 including bills.", True),
+        ("Current setup: a borrowed Chromebook while mine is repaired.", True),
+        ("my running routine: 8k before work, weekdays.", True),
+        ("Heads up: the meeting moved.", False),  # announces what follows
+        ("Quick question: is it 'affect' or 'effect'?", False),
+        ("Recipe: two eggs, flour and milk.", False),  # content, not the speaker's
+        ("Maya's teacher: Mr Osei.", False),  # someone else's
+        ("For the grant bid: American spelling.", False),  # a topic label: judged as it stands
+    ],
+)
+def test_a_label_and_its_value_is_a_statement_about_the_speaker(said: str, stated: bool) -> None:
+    assert labelled_statement(said) is stated
+    candidates = shared_extractor().extract(
+        [parse_message(user_line("m1", said, ts=TS.isoformat()))]
+    )
+    if stated:
+        assert candidates and Cue.DURABLE in candidates[0].cues, candidates

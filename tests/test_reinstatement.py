@@ -94,3 +94,17 @@ def test_a_change_not_taken_back_leaves_the_old_claim_superseded(
     statuses = _statuses(hashing)
     assert statuses["m1"] == [Status.SUPERSEDED], statuses
     assert Status.ACTIVE in statuses["m2"], statuses
+
+
+def test_a_return_does_not_bring_back_what_its_own_message_took_back(
+    hashing: Settings, tmp_path: Path
+) -> None:
+    ingest(hashing, tmp_path / "log.jsonl", [
+        user_line("m1", "My laptop is a Lenovo running Fedora.", ts="2026-03-01T09:00:00+00:00"),
+        user_line("m2", "new laptop: a Dell XPS.", turn=2, ts="2026-03-10T09:00:00+00:00"),
+        user_line("m3", "I returned the Dell. Same laptop as before now.", turn=3,
+                  ts="2026-04-10T09:00:00+00:00"),
+    ])  # fmt: skip
+    statuses = _statuses(hashing)
+    assert statuses["m2"] == [Status.SUPERSEDED], statuses
+    assert set(statuses["m3"]) == {Status.ACTIVE}, statuses

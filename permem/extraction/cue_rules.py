@@ -18,6 +18,7 @@ from permem.extraction import modality
 from permem.extraction.context import leans_back
 from permem.extraction.directives import standing_directive
 from permem.extraction.for_whom import ForWhom, claim_for_whom
+from permem.extraction.labels import labelled_statement
 from permem.extraction.prefilter import guard_patterns
 from permem.extraction.sensitive import PERSONAL, SPECIAL
 from permem.extraction.sent_rules import ASKED_OUTPUT, OUTPUT_RULE, asks_to_keep
@@ -241,7 +242,8 @@ def _statement_core(text: str) -> str:
 
 def _user_cues(message: Message, text: str, remember: bool) -> tuple[set[Cue], str | None]:
     cues: set[Cue] = set()
-    first_person = lx.FIRST_PERSON.search(text) is not None
+    # "kitchen skills: microwave, kettle": a label and its value, said of the speaker.
+    first_person = lx.FIRST_PERSON.search(text) is not None or labelled_statement(text)
     if first_person:
         cues.add(Cue.FIRST_PERSON)
     stated = _statement_core(text)
@@ -252,6 +254,7 @@ def _user_cues(message: Message, text: str, remember: bool) -> tuple[set[Cue], s
         or lx.MY_THING_IS.match(stated)
         or (first_person and _first_person_statement(stated))
         or _FOR_ME_STANDING.search(text)
+        or labelled_statement(text)
         # "When I book for anyone on the team it's economy", "on my own trips I take the
         # first flight": a rule for whom the speaker acts (permem.extraction.for_whom).
         or (first_person and claim_for_whom(text) is not ForWhom.ANY)
