@@ -25,9 +25,8 @@ from sqlalchemy.engine import Connection
 from permem import policy
 from permem.recall_choice import with_siblings
 from permem.records import Status
-from permem.revisions import Retraction, brands_of, mark_superseded, names_any
+from permem.revisions import Retraction, brands_of, mark_superseded, move_status, names_any
 from permem.states import check_status
-from permem.stores.bulk import copy_insert
 from permem.stores.schema import memories, memory_events
 
 # The reason of a supersession event ends with the id of the claim that replaced
@@ -58,16 +57,17 @@ def reinstate(
     for row in rows:
         by_subject[row[1]].append(row)
     message_of = {row[0]: row[6] for row in rows}
+    # What each superseded claim names, read once per row, not once per return.
+    names = {row[0]: policy.reference_words(f"{row[4] or ''} {row[3]}") for row in rows}
     back: dict[uuid.UUID, uuid.UUID] = {}  # old claim -> the return that brings it back
     for ret in sorted(returning, key=lambda r: (r.observed_at, str(r.id))):
         brands = brands_of(ret.said or "")
-        for memory_id, _, scope, claim, evidence, observed_at, _ in by_subject[ret.subject]:
-            words = policy.reference_words(f"{evidence or ''} {claim}")
+        for memory_id, _, scope, _, _, observed_at, _ in by_subject[ret.subject]:
             if (
                 memory_id not in back
                 and observed_at < ret.observed_at
                 and scope in (ret.scope, "global")
-                and names_any(ret.named, words, brands)
+                and names_any(ret.named, names[memory_id], brands)
             ):
                 back[memory_id] = ret.id
     if not back:
@@ -85,29 +85,8 @@ def reinstate(
         if message_of.get(old) not in changes.values()
         and (old not in replacers or changes.get(replacers[old]) != said_in[ret])
     }
-    changed = list(
-        conn.execute(
-            sa.update(memories)
-            .where(memories.c.id.in_(list(back)), memories.c.status == Status.SUPERSEDED.value)
-            .values(status=Status.ACTIVE.value)
-            .returning(memories.c.id)
-        ).scalars()
-    )
-    copy_insert(
-        conn,
-        memory_events,
-        [
-            {
-                "tenant": tenant,
-                "memory_id": old,
-                "field": "status",
-                "old_value": Status.SUPERSEDED.value,
-                "new_value": Status.ACTIVE.value,
-                "actor": "nightly",
-                "reason": f"reinstated by {back[old]}",
-            }
-            for old in sorted(changed, key=str)
-        ],
+    changed = move_status(
+        conn, tenant, back, Status.SUPERSEDED, Status.ACTIVE, actor="nightly", why="reinstated by"
     )
     reinstated.extend(str(i) for i in changed)
     # The change ends with its clauses said beside it, still in use until now.

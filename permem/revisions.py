@@ -367,13 +367,33 @@ def mark_superseded(
 ) -> list[uuid.UUID]:
     """Move each still-active claim of `replaced` (old id -> new id) to `superseded`, one event
     for each row that actually changed; the ids that changed."""
-    if not replaced:
+    changed = move_status(
+        conn, tenant, replaced, Status.ACTIVE, Status.SUPERSEDED, actor=actor, why=why
+    )
+    superseded.extend(str(i) for i in changed)
+    return changed
+
+
+def move_status(
+    conn: Connection,
+    tenant: str,
+    moves: Mapping[uuid.UUID, uuid.UUID],
+    old: Status,
+    new: Status,
+    *,
+    actor: str,
+    why: str,
+) -> list[uuid.UUID]:
+    """Move each claim of `moves` (claim id -> the claim that causes it) that is still in
+    status `old` to `new`, set-based, with one `memory_events` row (reason "<why> <cause>")
+    for each row that actually changed; the ids that changed."""
+    if not moves:
         return []
     changed = list(
         conn.execute(
             sa.update(memories)
-            .where(memories.c.id.in_(list(replaced)), memories.c.status == Status.ACTIVE.value)
-            .values(status=Status.SUPERSEDED.value)
+            .where(memories.c.id.in_(list(moves)), memories.c.status == old.value)
+            .values(status=new.value)
             .returning(memories.c.id)
         ).scalars()
     )
@@ -383,15 +403,14 @@ def mark_superseded(
         [
             {
                 "tenant": tenant,
-                "memory_id": old,
+                "memory_id": memory_id,
                 "field": "status",
-                "old_value": Status.ACTIVE.value,
-                "new_value": Status.SUPERSEDED.value,
+                "old_value": old.value,
+                "new_value": new.value,
                 "actor": actor,
-                "reason": f"{why} {replaced[old]}",
+                "reason": f"{why} {moves[memory_id]}",
             }
-            for old in sorted(changed, key=str)
+            for memory_id in sorted(changed, key=str)
         ],
     )
-    superseded.extend(str(i) for i in changed)
     return changed
