@@ -123,6 +123,38 @@ def pieces() -> Iterator[tuple[str, bool]]:
         yield text, all("one_off" in cues for _, _, cues, _, _ in read(text))
 
 
+def kept_dates() -> Iterator[tuple[str, bool]]:
+    grid = itertools.product(rows("kept_owners.txt"), rows("kept_forms.txt"), rows("kept_days.txt"))
+    for (owner,), (form,), (day,) in grid:
+        text = _capital(form.replace("{O}", owner).replace("{D}", day)) + "."
+        found = read(text)
+        yield (
+            text,
+            bool(found)
+            and all(
+                "kept_date" in cues and u is None and _day(f) == TS.date().isoformat()
+                for _, _, cues, f, u in found
+            ),
+        )
+
+
+def charges() -> Iterator[tuple[str, bool]]:
+    for (charge,), (window, last) in itertools.product(
+        rows("charges.txt"), rows("charge_windows.txt")
+    ):
+        for text in both_orders(charge, window):
+            found = read(text)
+            yield text, bool(found) and all(_day(u) == last for *_, u in found)
+
+
+def described() -> Iterator[tuple[str, bool]]:
+    for (what,), tail in itertools.product(
+        rows("described.txt"), (" here.", " here, just so you know.")
+    ):
+        text = f"{what}{tail}"
+        yield text, any("first_person" in cues for _, _, cues, _, _ in read(text))
+
+
 CHECKS: dict[str, tuple[str, Callable[[], Iterator[tuple[str, bool]]]]] = {
     "stays": ("a stay anywhere with a window is where the user is (topic home, an end)", stays),
     "window_days": ("a stay's window is read from its first to its last day", window_days),
@@ -131,6 +163,9 @@ CHECKS: dict[str, tuple[str, Callable[[], Iterator[tuple[str, bool]]]]] = {
     "weighing": ("a wish only weighed is considered, never a fact", weighing),
     "durations": ("a restriction for a stretch lasts the stretch", durations),
     "pieces": ("a rule for one piece of work is a one-off", pieces),
+    "kept_dates": ("a date kept for someone is kept, its day no window of the claim", kept_dates),
+    "charges": ("a charge for a window (a pet, a house, kids) ends with it", charges),
+    "described": ("'<what I am> here' is a statement of the speaker's", described),
 }
 
 

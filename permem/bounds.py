@@ -372,7 +372,7 @@ _DATES_RANGE = re.compile(
 )
 # A weekend said as a stretch: "over the long weekend", "during the bank holiday weekend".
 _WEEKEND_SAID = re.compile(
-    r"\b(?:over|during|across)\s+the\s+(?:long\s+|bank[\s-]+holiday\s+)?weekend\b", re.I
+    r"\b(?:over|during|across|for)\s+the\s+(?:long\s+|bank[\s-]+holiday\s+)?weekend\b", re.I
 )
 _PART_FIRST = {
     "early": 1,

@@ -23,6 +23,7 @@ from permem.temporal import (
     GOVERNED,
     KEEPS_A_DAY_FREE,
     POINTS_TO_DAY,
+    Validity,
     governed,
     resolve,
     single_day,
@@ -339,11 +340,15 @@ def _being(candidate: Candidate) -> bool:
     return doc is not None and any(t.dep_ == "ROOT" and t.lemma_ == "be" for t in doc)
 
 
-def classify(candidate: Candidate) -> Classification:
+def _validity(candidate: Candidate) -> Validity:
+    """When the claim holds: read from the days its words and its context name."""
     message = candidate.message
     text = candidate.claim_text
     support = candidate.support_text
-    origin = origin_of(candidate)
+    if Cue.KEPT_DATE in candidate.cues:
+        # "Pavel's birthday falls on November 19": the day the occasion comes round every
+        # year, not a window of the claim's (permem.extraction.kept_dates).
+        return Validity(valid_from=message.ts, valid_until=None)
     validity = resolve(
         support,
         message.ts,
@@ -434,6 +439,14 @@ def classify(candidate: Candidate) -> Classification:
         # whatever day its month would name ahead.
         said = min(validity.valid_from, message.ts)
         validity = replace(validity, valid_from=said, valid_until=said)
+    return validity
+
+
+def classify(candidate: Candidate) -> Classification:
+    message = candidate.message
+    text = candidate.claim_text
+    origin = origin_of(candidate)
+    validity = _validity(candidate)
     # What the claim means includes what it points back to ("I never miss it": the prayer).
     sensitivity, categories = sensitivity_of(meaning(text, candidate.context))
     if candidate.about is not None:

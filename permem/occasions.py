@@ -53,16 +53,23 @@ _RECURS = re.compile(
 _OPEN_START = re.compile(
     r"\b(?:as\s+of|starting|beginning|effective|onwards?|from\s+(?:then|now)\s+on|"
     r"from\s+(?:the\s+|next\s+|this\s+)?(?:\d|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|"
-    r"jun|jul|aug|sep|oct|nov|dec|tomorrow|today)|"
+    r"jun|jul|aug|sep|oct|nov|dec|tomorrow|today)(?![\w.]*(?:\s+\w+)?\s+(?:to|till|until|"
+    r"through|thru|-|–)\s)|"
     # "from next month on", "after next week": what starts then lasts.
     r"(?:from|after)\s+next\s+(?:week|weekend|month|year))",
+    re.IGNORECASE,
+)
+# How often within the days a sentence names: "walks twice a day", "a long walk each morning".
+_WITHIN_DAYS = re.compile(
+    r"\b(?:(?:once|twice|\w+\s+times)\s+)?(?:a|per)\s+day\b|"
+    r"\beach\s+(?:day|morning|afternoon|evening|night)\b",
     re.IGNORECASE,
 )
 # Words that point at one period by themselves.
 _DEICTIC = re.compile(
     r"\b(?:today|tonight|tomorrow|this\s+(?:week|weekend|morning|afternoon|evening)|"
     r"next\s+(?:week|weekend)|(?:this|next|coming)\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
-    r"weekend\s+of|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\.?\s+"
+    r"weekend\s+of|(?:for|over|during|across)\s+the\s+(?:long\s+)?weekend|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\.?\s+"
     r"\d{1,2}(?:st|nd|rd|th)?\b|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|"
     r"jul|aug|sep|oct|nov|dec)\w*)",
     re.IGNORECASE,
@@ -112,7 +119,9 @@ def occasion(
 ) -> tuple[datetime, datetime] | None:
     """The local [start, end) of the occasion `text`, said at `ts`, is about, if it names one
     (see the module docstring); None for a schedule, a change that lasts, the past, or no day."""
-    if any(p.search(text) for p in (_HABITUAL, _RECURS, _LASTING_CHANGE, _OPEN_START)):
+    # "three walks a day", "a long walk each morning": a frequency within the days named.
+    said = _WITHIN_DAYS.sub(" ", text)
+    if any(p.search(said) for p in (_HABITUAL, _RECURS, _LASTING_CHANGE, _OPEN_START)):
         return None
     if _past(text, doc):
         return None

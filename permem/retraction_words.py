@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from permem.extraction.modality import CONTINUES
+
 # Words that name nothing a retraction could refer to (reference_words).
 _NOT_A_REFERENT = frozenset(
     "the and for with that this these those you your are was were have has had not but can "
@@ -59,7 +61,9 @@ def retracted_words(claim: str, context: str | None = None) -> frozenset[str]:
     context it leans on ("scratch that" after "had the mango lassi again": mango, lassi)."""
     # Every word counts, not only those of the clause that takes back: a wrong supersession
     # costs a miss, a missed one a wrong personalization.
-    return reference_words(f"{context or ''} {claim}")
+    # What it says goes on is not what it takes back: "the Leipzig move fell through, we're
+    # still in Bologna" names the move, not the home in Bologna.
+    return reference_words(CONTINUES.sub(" ", f"{context or ''} {claim}"))
 
 
 _RULED_OUT = re.compile(

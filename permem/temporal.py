@@ -49,7 +49,9 @@ from permem.temporal_phrases import (
     FOR_GOOD,
     GOVERNED,
     KEEPS_A_DAY_FREE,
+    ONE_STRETCH,
     POINTS_TO_DAY,
+    SECOND_DAY,
     STARTS_THEN,
     UNTIL_THEN,
     _with_month,
@@ -83,7 +85,7 @@ def single_day(text: str, ts: datetime, *, told: bool = True) -> tuple[datetime,
     if month is not None:
         return month
     found = _ONE_DAY.search(text)
-    if found is None:
+    if found is None or SECOND_DAY.match(text, found.end()):
         return None
     g = found.groupdict()
     day: date | None
@@ -279,11 +281,11 @@ def span(text: str, ts: datetime) -> tuple[datetime, datetime] | None:
     found = _RANGE.search(text)
     if (
         found is not None
-        and not all(
-            # "from Monday to Friday" is a working week, not a span.
-            _BARE_WEEKDAY.fullmatch(found.group(end).strip())
-            for end in ("a", "b")
-        )
+        # A working week ("from Monday to Friday") is no span, one stretch said of weekdays is.
+        and (
+            ONE_STRETCH.search(text)
+            or not all(_BARE_WEEKDAY.fullmatch(found.group(end).strip()) for end in ("a", "b"))
+        )  # fmt: skip
         and not _NOT_DAYS.search(f"{found.group('a')} | {found.group('b')}")
     ):
         first = _end_day(_with_month(found.group("a"), found.group("b")), ts)

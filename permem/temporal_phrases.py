@@ -294,3 +294,19 @@ def _with_month(first: str, last: str) -> str:
     month = _MONTH_OF_END.search(last)
     bare = re.fullmatch(r"(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?", first.strip(), re.IGNORECASE)
     return f"{first} {month.group()}" if bare and month else first
+
+
+# A second day joined to the one just read: "Saturday and Sunday", "the 6th and 7th", "Friday to
+# Sunday": the days are a stretch, no single day (`temporal.single_day`).
+SECOND_DAY = re.compile(
+    r"\s*(?:and|to|till|until|through|thru|-|–|&)\s+(?:the\s+)?(?:\d{1,2}(?:st|nd|rd|th)?\b|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day\b)",
+    re.IGNORECASE,
+)
+# Said of one stretch, not a routine: the progressive or a future ("we're dog-sitting", "I'll be
+# minding"), so a stretch of bare weekdays is one stretch of days.
+ONE_STRETCH = re.compile(
+    r"\b(?:i['’]m|i\s+am|we['’]re|we\s+are|i['’]ll\s+be|we['’]ll\s+be|(?:i|we)\s+will\s+be)\s+"
+    r"(?:\w+\s+)?[\w-]+ing\b",
+    re.IGNORECASE,
+)

@@ -27,11 +27,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from permem.extraction.lexicon import PLEASANTRY
+from permem.extraction.lexicon import FIRST_PERSON, PLEASANTRY
 from permem.extraction.modality import CORRECTS_PREVIOUS
 from permem.extraction.prefilter import guard_patterns
 from permem.records import Message, Role
-from permem.temporal import GOVERNED
+from permem.temporal import GOVERNED, has_bound
 
 # A word that points back ("it", "that", "there") or a time phrase that governs by reference
 # ("until then", "before that", "while I'm there", "from then on").
@@ -188,6 +188,29 @@ def antecedent(
         body = whole or claim
         return Antecedent(f"{prior} {body}".strip(), earlier.message_id)
     return Antecedent(whole) if whole else None
+
+
+# A sentence whose subject points back at the one before it and which says only how long
+# that lasts: "It runs for ten days.", "That's until June.", "Only until Sunday though."
+_POINTS_BACK_BOUND = re.compile(
+    r"^\W*(?:(?:and|but|so|oh|well)[\s,]+)?(?:(?:it|that|this|they|these|those|which)"
+    r"(?:'s|'re|'ll\s+(?:be|last|run|go\s+on)|\s+(?:is|are|will\s+(?:be|last|run|go\s+on)|runs?|"
+    r"lasts?|goes\s+on|go\s+on|ends?|finish(?:es)?|continues?|takes?|should\s+(?:last|run|take|"
+    r"end|be)|(?:is|are)\s+(?:running|lasting|going\s+on)))?\s+|(?:just|only|at\s+least|at\s+most)"
+    r"\s+(?=(?:until|till|til|through|for|to)\b))",
+    re.IGNORECASE,
+)
+_BOUND_WORDS = 12
+
+
+def bound_only(text: str) -> bool:
+    """The sentence only says how long the one before it lasts ("It runs for ten days.")."""
+    return (
+        _POINTS_BACK_BOUND.match(text) is not None
+        and len(re.findall(r"[^\W_]+", text)) <= _BOUND_WORDS
+        and has_bound(text)
+        and FIRST_PERSON.search(text) is None
+    )
 
 
 # Last, so that what imports these names gets them guarded (permem.extraction.prefilter).

@@ -18,13 +18,14 @@ from permem.extraction import modality
 from permem.extraction.context import leans_back
 from permem.extraction.directives import standing_directive
 from permem.extraction.for_whom import ForWhom, claim_for_whom
-from permem.extraction.labels import labelled_statement
+from permem.extraction.kept_dates import kept_date
+from permem.extraction.labels import described_here, labelled_statement, said_of
 from permem.extraction.prefilter import guard_patterns
 from permem.extraction.sensitive import PERSONAL, SPECIAL
 from permem.extraction.sent_rules import ASKED_OUTPUT, OUTPUT_RULE, asks_to_keep
-from permem.extraction.stays import away_for_a_while
+from permem.extraction.stays import away_for_a_while, taken_on_for_a_while
 from permem.records import DEFAULT_PURPOSE, Message
-from permem.temporal import has_bound
+from permem.temporal import has_bound, has_window
 from permem.temporal_phrases import _MONTH_RE, _WEEKDAY_RE
 
 
@@ -240,10 +241,14 @@ def _statement_core(text: str) -> str:
     return text[lead.end() :] if lead and lead.end() < len(text) else text
 
 
-def _user_cues(message: Message, text: str, remember: bool) -> tuple[set[Cue], str | None]:
+def _user_cues(
+    message: Message, text: str, remember: bool, holder: frozenset[str] = frozenset()
+) -> tuple[set[Cue], str | None]:
     cues: set[Cue] = set()
-    # "kitchen skills: microwave, kettle": a label and its value, said of the speaker.
-    first_person = lx.FIRST_PERSON.search(text) is not None or labelled_statement(text)
+    # "kitchen skills: microwave, kettle": a label and its value, said of the speaker; "Kai
+    # goes to bed early", said of the holder by someone helping them (`holder`: their names).
+    described = labelled_statement(text) or described_here(text) or said_of(text, holder)
+    first_person = lx.FIRST_PERSON.search(text) is not None or described
     if first_person:
         cues.add(Cue.FIRST_PERSON)
     stated = _statement_core(text)
@@ -254,7 +259,7 @@ def _user_cues(message: Message, text: str, remember: bool) -> tuple[set[Cue], s
         or lx.MY_THING_IS.match(stated)
         or (first_person and _first_person_statement(stated))
         or _FOR_ME_STANDING.search(text)
-        or labelled_statement(text)
+        or described
         # "When I book for anyone on the team it's economy", "on my own trips I take the
         # first flight": a rule for whom the speaker acts (permem.extraction.for_whom).
         or (first_person and claim_for_whom(text) is not ForWhom.ANY)
@@ -291,6 +296,9 @@ def _user_cues(message: Message, text: str, remember: bool) -> tuple[set[Cue], s
     ):
         if test(text):
             cues.add(cue)
+    if modality.continues(text) and modality.called_off(message.text) and not has_window(text):
+        # "That fell through, we're still in Bologna": the state goes on, nothing new to keep.
+        cues.add(Cue.CALLED_OFF)
     if lx.TASTE_VERDICT.search(text) and not lx.BELIEF.search(text):
         cues.add(Cue.TASTE)
     if _NEW_NOT_OLD.search(text):
@@ -310,7 +318,7 @@ def _user_cues(message: Message, text: str, remember: bool) -> tuple[set[Cue], s
         topic = "home"
     if _ROUTINE.match(text):
         cues.add(Cue.ROUTINE)
-    if _BIRTHDAY_IS.search(text):
+    if kept_date(text, message.text):
         cues.add(Cue.KEPT_DATE)
     if diet_rule(text):
         cues.add(Cue.DIET_RULE)
@@ -355,6 +363,11 @@ def _worth_parsing(
     if Cue.PAST in cues and (Cue.FIRST_PERSON in cues or _PAST_OPENER.match(text)):
         return True
     if Cue.FIRST_PERSON in cues and (Cue.PLAN in cues or Cue.BELIEF in cues):
+        return True
+    # "I'm looking after my cousin's beagle for the weekend", "fostering a puppy this weekend":
+    # the speaker's state for a window, which ends with it.
+    speaker = Cue.FIRST_PERSON in cues or Cue.ELLIPTICAL in cues
+    if speaker and not cues & {Cue.HEDGE, Cue.BELIEF, Cue.PAST} and taken_on_for_a_while(text):
         return True
     # "Pavel's birthday is actually November 19": a date of someone close, to keep.
     if Cue.KEPT_DATE in cues:
@@ -444,13 +457,6 @@ def _worth_parsing(
         return True
     # Inside a project or workspace, plain statements describe that project.
     return Cue.SCOPE_FACT in cues and len(_WORD.findall(text)) >= 4 and "?" not in text
-
-
-_BIRTHDAY_IS = re.compile(
-    r"\b(?:[^\W\d_][\w'-]*['’]s|his|her|their|my)\s+(?:birthday|anniversary|name\s+day)\s+"
-    r"(?:is|falls|'s)\b(?=.*\d)",
-    re.IGNORECASE,
-)
 
 
 def _plainly_not_a_claim(text: str) -> bool:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 
 from permem.extraction import imports, modality, quoted
 from permem.extraction import lexicon as lx
-from permem.extraction.context import sentence_around
+from permem.extraction.context import bound_only, sentence_around
 from permem.extraction.cue_rules import (
     Cue,
     _one_off_only,
@@ -31,9 +31,10 @@ from permem.extraction.cue_rules import (
     _user_cues,
     _worth_parsing,
 )
+from permem.extraction.kept_dates import without_kept_dates
 from permem.extraction.prefilter import guard_patterns
 from permem.records import Message, Role
-from permem.temporal import has_bound, has_window
+from permem.temporal import has_window
 from permem.temporal_phrases import _ONE_DAY
 
 __all__ = ["Cue", "SentenceCue", "select", "select_many", "sentences"]
@@ -300,8 +301,9 @@ class _SentenceSays:
     undecided: bool
 
 
-def select(message: Message) -> list[SentenceCue]:
-    """The sentences of one message that the rules should look at (empty for most)."""
+def select(message: Message, holder: frozenset[str] = frozenset()) -> list[SentenceCue]:
+    """The sentences of one message that the rules should look at (empty for most); `holder`:
+    the holder's names when someone else types (`speakers.helped_holders`)."""
     if message.incognito or message.role in (Role.ASSISTANT, Role.SYSTEM):
         return []
     selected: list[SentenceCue] = []
@@ -324,9 +326,10 @@ def select(message: Message) -> list[SentenceCue]:
         return [SentenceCue(message, start, end, frozenset(cues), topic, None)]
     own = " ".join(message.text[a:b] for a, b, is_quoted in spans if not is_quoted)
     belief = lx.BELIEF.search(own) is not None
-    for_someone = lx.FOR_SOMEONE.search(own) is not None
+    for_someone = lx.FOR_SOMEONE.search(without_kept_dates(own)) is not None
     for_relation = False
     asked = False  # the sentence before this one asked a question
+    owned = False  # a mistake owned before ("Wait, I mixed them up."): what follows corrects
     whole: dict[tuple[int, int], _SentenceSays] = {}  # what each whole sentence says, by its span
     for start, end, is_quoted in spans:
         follows_question, asked = (
@@ -343,7 +346,7 @@ def select(message: Message) -> list[SentenceCue]:
             selected
             and Cue.QUOTED not in selected[-1].cues
             and not message.text[selected[-1].end : start].strip(" \t\n.!?;,")
-            and _bound_only(text)
+            and bound_only(text)
         ):
             # "Starting the 15th I'm doing a juice cleanse. It runs for ten days.": a sentence
             # that only bounds the one before it belongs to its claim.
@@ -373,8 +376,9 @@ def select(message: Message) -> list[SentenceCue]:
             selected = _marked(selected, Cue.HEDGE)
             continue
         if _plainly_not_a_claim(core):
+            owned = owned or modality.withdrawn(text)  # "Ugh, wrong person."
             continue
-        cues, topic = _user_cues(message, core, remember)
+        cues, topic = _user_cues(message, core, remember, holder)
         if (
             _SO_OPENS.match(text)
             and _DOING.match(core)
@@ -403,8 +407,9 @@ def select(message: Message) -> list[SentenceCue]:
                 one_off=lx.ONE_OFF.search(sentence) is not None,
                 undecided=modality.undecided_sentence(sentence),
             )
-        if Cue.RETRACTION not in cues and said.retracts:
+        if Cue.RETRACTION not in cues and (said.retracts or owned):
             cues.add(Cue.RETRACTION)
+        owned = owned or Cue.WITHDRAWN in cues
         if said.undecided:
             # "..., I'm mulling it over": what the sentence said is only being weighed.
             cues.add(Cue.CONSIDERED)
@@ -438,28 +443,6 @@ def select(message: Message) -> list[SentenceCue]:
     return selected
 
 
-# A sentence whose subject points back at the one before it and which says only how long
-# that lasts: "It runs for ten days.", "That's until June.", "Only until Sunday though."
-_POINTS_BACK_BOUND = re.compile(
-    r"^\W*(?:(?:and|but|so|oh|well)[\s,]+)?(?:(?:it|that|this|they|these|those|which)"
-    r"(?:'s|'re|'ll\s+(?:be|last|run|go\s+on)|\s+(?:is|are|will\s+(?:be|last|run|go\s+on)|runs?|"
-    r"lasts?|goes\s+on|go\s+on|ends?|finish(?:es)?|continues?|takes?|should\s+(?:last|run|take|"
-    r"end|be)|(?:is|are)\s+(?:running|lasting|going\s+on)))?\s+|(?:just|only|at\s+least|at\s+most)"
-    r"\s+(?=(?:until|till|til|through|for|to)\b))",
-    re.IGNORECASE,
-)
-_BOUND_WORDS = 12
-
-
-def _bound_only(text: str) -> bool:
-    return (
-        _POINTS_BACK_BOUND.match(text) is not None
-        and len(_WORDS.findall(text)) <= _BOUND_WORDS
-        and has_bound(text)
-        and lx.FIRST_PERSON.search(text) is None
-    )
-
-
 # A sentence that asks (ends with a question mark, a closing bracket or quote after it).
 _ASKS = re.compile(r"\?[\s\"')\]”’]*$")  # noqa: RUF001
 # A sentence that opens by drawing, from the one before it, where that leaves the user: a
@@ -486,8 +469,13 @@ def _marked(selected: list[SentenceCue], cue: Cue) -> list[SentenceCue]:
     return [s if Cue.QUOTED in s.cues else replace(s, cues=s.cues | {cue}) for s in selected]
 
 
-def select_many(messages: Sequence[Message]) -> list[SentenceCue]:
-    return [cue for message in messages for cue in select(message)]
+def select_many(
+    messages: Sequence[Message], holders: dict[tuple[str, str], frozenset[str]] | None = None
+) -> list[SentenceCue]:
+    found = holders or {}
+    return [
+        cue for m in messages for cue in select(m, found.get((m.tenant, m.message_id), frozenset()))
+    ]
 
 
 # Last, so that what imports these names gets them guarded (permem.extraction.prefilter).

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from permem.extraction.prefilter import guard_patterns
+from permem.extraction.speaker_words import _CARE_ROLES, _RELATION_WORDS
 
 _LABELLED = re.compile(
     r"^\W*(?:(?:my|our)\s+)?(?P<label>[^\W\d_][\w'’-]*(?:\s+[^\W\d_][\w'’-]*){0,3})\s*:\s+\S",
@@ -51,6 +52,60 @@ def labelled_statement(text: str) -> bool:
         return False
     label = found.group("label").casefold().strip()
     return label not in _DISCOURSE and _NOT_THE_SPEAKERS.search(label) is None
+
+
+# "Big seafood fan here", "night owl here, so no meetings before 10", "coffee addict here": what
+# the speaker is, said as "<what I am> here" (as "I'm a big seafood fan" would be).
+_WHAT_HERE = re.compile(
+    r"^\W*(?P<what>[^\W\d_][\w'’-]*(?:\s+[^\W\d_][\w'’-]*){0,3})\s+here\b"
+    r"(?!\s+(?:is|are|was|were|in|at|on|to|and|for|with|from|by|of|'s|as)\b)",
+    re.IGNORECASE,
+)
+# Not what anyone is: "same here", "me here", "hello here", "stuck here", "nobody here".
+_NOT_WHAT = frozenset(
+    "same me us we you everyone anyone someone somebody nobody everybody all hi hello hey hiya "
+    "right over out back just only still again also not no yes ok okay thanks thank stuck got "
+    "arrived came been moved live living work working stay staying sitting waiting sorry "
+    "welcome new again it this that there who what typing writing speaking texting chatting "
+    "messaging using borrowing asking replying posting".split()
+)
+# An announcement of who types ("Quinn's partner here", "the nanny here", "mum here") is
+# read by permem.extraction.speakers, not as a description of the holder.
+_SOMEONE = re.compile(
+    rf"['’]s\b|s['’](?:\s|$)|^(?:the|your|his|her|their|it['’]?s|this\s+is)\b|"
+    rf"\b(?:{_RELATION_WORDS}|{_CARE_ROLES}|user|account)$",
+    re.IGNORECASE,
+)
+
+
+def described_here(text: str) -> bool:
+    """The sentence says what the speaker is as "<what> here" (see `_WHAT_HERE`), not who is
+    typing: a name ("Leilani here") is no description, and neither is a relation or a role."""
+    found = _WHAT_HERE.match(text)
+    if found is None:
+        return False
+    what = found.group("what")
+    words = what.casefold().split()
+    if words[-1] in _NOT_WHAT or words[0] in _NOT_WHAT or _SOMEONE.search(what):
+        return False
+    from permem.extraction.speakers import english_words  # loads the spaCy lemmatizer
+
+    # A name is capitalised and no word: "Bram here", "Big Bram here" ("Chelsea fan here" is a
+    # fan, whatever names the club).
+    head = what.split()[-1]
+    return not head[0].isupper() or head.casefold() in english_words()
+
+
+_OPENING_NAME = re.compile(r"\W*(?:(?:and|but|so|also|oh|well)\W+)?([^\W\d_]+)(?:'s|’s)?\b")
+
+
+def said_of(text: str, holder: frozenset[str]) -> bool:
+    """The sentence opens on one of the holder's names as its subject or its owner ("Kai goes
+    to bed early", "kai's English is basic"), said by someone helping on the holder's account
+    (`permem.extraction.speakers.helped_holders`): a statement of the holder's, as "I go to bed
+    early" would be."""
+    opening = _OPENING_NAME.match(text) if holder else None
+    return opening is not None and opening.group(1).casefold() in holder
 
 
 # Last, so that what imports these names gets them guarded (permem.extraction.prefilter).

@@ -120,6 +120,10 @@ CALLED_OFF = re.compile(
     r"\b(?:move|moving|plan|plans|trip|wedding|deal|offer|idea|sale|job|purchase|booking|"
     r"renovation|relocation)\s+(?:is|are|'s|was|were)\s+(?:off|dead|cancell?ed|scrapped|"
     r"not\s+happening)\b|staying\s+where\s+(?:we|i)\s+(?:are|am)|not\s+moving\s+(?:now|after\s+all|anymore)|"
+    # The same, said with a verb: "the sale collapsed", "the move fell apart", "it never happened".
+    r"\b(?:move|plan|plans|trip|deal|offer|sale|purchase|booking|transfer|relocation|job)\s+"
+    r"(?:collapsed|fell\s+(?:apart|over)|died|went\s+south)\b|"
+    r"\b(?:it|that)\s+(?:didn['’]t|did\s+not|never)\s+happen(?:ed)?\b|"
     # An intention denied, whatever it was for: "I'm no longer planning to move abroad", "not
     # thinking of selling any more" (a plan with no plan left; "I'm not going to eat meat" is
     # a commitment, and stays one).
@@ -135,6 +139,10 @@ WITHDRAWN = re.compile(
     r"(?:got|had)\s+(?:it|that|this|them)\s+(?:(?:all|completely|totally|entirely|so)\s+)?"
     r"(?:wrong|backwards)|"
     r"my\s+(?:mistake|bad|error)|i\s+was\s+(?:wrong|mistaken|confused)|i\s+misspoke|"
+    # The mistake named and nothing else: "ugh, wrong person.", "oops, wrong date!".
+    r"^\W*(?:(?:ugh|oops|whoops|argh|sorry|nope|no|doh|ah|oh)\b[\s,!.]*)?wrong\s+(?:person|"
+    r"people|day|date|dates|name|names|month|one|kid|child|guy|number|address|birthday)"
+    r"(?=\s*[.!]*\s*$)|"
     r"(?:ignore|disregard|forget|scrap|drop)\s+(?:about\s+)?(?:what|everything|all\s+(?:that|of\s+that))"
     r"\s+i\s+(?:said|told\s+you|wrote|mentioned|typed)|"
     r"(?:that|it)\s+was\s+(?:a\s+)?(?:mistake|wrong|an?\s+error|nonsense|not\s+right)|"
@@ -153,6 +161,11 @@ WITHDRAWN = re.compile(
     r"[\w-]+(?:\s+(?:rule|thing|bit|idea))?(?=\s*(?:then)?\s*[.!]*\s*$))\b",
     re.IGNORECASE,
 )
+# How a mix-up is owned: "mixed up", "backwards", "the wrong way round", "swapped round".
+_MIXED = (
+    r"(?:mixed\s+up|muddled(?:\s+up)?|jumbled(?:\s+up)?|backwards|reversed|confused|"
+    r"(?:swapped|switched)(?:\s+(?:a?round))?|(?:the\s+)?(?:wrong|other)\s+way\s+a?round)\b"
+)
 RETRACTION = re.compile(
     r"\b(?:fell\s+through|falls\s+through|didn't\s+work\s+out|did\s+not\s+work\s+out|"
     r"not\s+(?:happening|going\s+ahead|on\s+anymore)|(?:it's|that's|it\s+is|that\s+is|is|was)\s+off\b|"
@@ -168,8 +181,12 @@ RETRACTION = re.compile(
     r"(?:i'm|i\s+am|im)\s+(?:so\s+)?(?:over|done\s+with|sick\s+of|tired\s+of|off)\s+\w+|"
     r"(?:switched|swapped|changed|moved)\s+(?:over\s+)?(?:to|from)\b|replaced\s+(?:it|my|the|them)\b|"
     r"traded\s+(?:it|my|the)\b|who\s+was\s+i\s+kidding|fell\s+off\s+the\s+wagon|"
-    # A mix-up owned and a thing given back: "I muddled the birthdays", "the Mac went back".
+    # A mix-up owned and a thing given back: "I muddled the birthdays", "I had the birthdays
+    # backwards", "I got the two dates mixed up", "those were swapped", "the Mac went back".
     r"\b(?:i|we)\s+(?:muddled|mixed\s+up|confused|swapped|jumbled)\s+(?:up\s+)?(?:the|my|our)\s+\w+|"
+    rf"\b(?:i|we)\s*(?:had|got|have|'ve|'d|'ve\s+got|'d\s+got)\s+(?:the|my|our|those|these|both)\s+"
+    rf"(?:[\w'-]+\s+){{0,2}}?{_MIXED}|"
+    rf"\b(?:those|these|they|the\s+(?:two|dates|days|names|birthdays))\s+(?:were|are|got)\s+{_MIXED}|"
     r"\b(?:went|gone|was\s+sent|got\s+sent|been\s+sent|was\s+taken|got\s+taken|was\s+returned|"
     r"got\s+returned)\s+back\s+to\s+(?:(?-i:IT)|the\s+(?:shop|store|office|company|library|"
     r"seller|lender|owner|dealer|dealership|rental\s+place)|my\s+(?:work|employer|company))\b|"
@@ -422,6 +439,22 @@ _SAYS_MORE = re.compile(
 def called_off(text: str) -> bool:
     """The sentence says a plan or an idea is off (and is no claim of its own)."""
     return CALLED_OFF.search(text) is not None
+
+
+# The state a called-off plan would have changed, said to go on: "we're staying put", "still
+# living in Bologna", "not moving from Bologna", "keeping the car" (to the end of its clause).
+CONTINUES = re.compile(
+    r"\b(?:(?:we|i)(?:['’]re|\s+are|['’]m|\s+am|['’]ll)?\s+)?(?:still\s+(?:in|at|on|living|"
+    r"based|here|where|got|have|own)|(?:staying|stay|remain|remaining|keeping|keep)\s+(?:put|in|at|"
+    r"on|where|our|my|the|it|them|him|her)|not\s+(?:leaving|moving\s+(?:from|out\s+of)|"
+    r"going\s+anywhere|selling|giving\s+up))\b[^,.;:!?]*",
+    re.IGNORECASE,
+)
+
+
+def continues(text: str) -> bool:
+    """The text says a state goes on as it was (`CONTINUES`): it changes nothing."""
+    return CONTINUES.search(text) is not None
 
 
 # Last, so that what imports these names gets them guarded (permem.extraction.prefilter).

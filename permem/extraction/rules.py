@@ -23,6 +23,7 @@ from permem.extraction import lexicon as lx
 from permem.extraction.context import CLAUSE_STOP, Conversations, antecedent
 from permem.extraction.cues import Cue, SentenceCue, select_many
 from permem.extraction.directives import standing_directive
+from permem.extraction.speakers import helped_holders
 from permem.extraction.world_claims import world_claim
 from permem.nlp import parse
 from permem.records import Kind, Message, Role
@@ -309,7 +310,9 @@ class RuleExtractor:
         return [with_context(c, conversations) for c in self._extract(messages)]
 
     def _extract(self, messages: Sequence[Message]) -> list[Candidate]:
-        selected = select_many(messages)
+        # What someone helping on the holder's account says of the holder by name is the
+        # holder's ("not Kai typing ... Kai goes to bed early").
+        selected = select_many(messages, helped_holders(messages))
         # Quoted or pasted text inside a user message is untrusted like a document.
         untrusted = [s for s in selected if s.message.role is not Role.USER or Cue.QUOTED in s.cues]
         user = [s for s in selected if s.message.role is Role.USER and Cue.QUOTED not in s.cues]

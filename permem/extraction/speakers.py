@@ -44,6 +44,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from permem.extraction import Candidate
+from permem.extraction.labels import said_of
 from permem.extraction.prefilter import guard_patterns
 from permem.extraction.speaker_markers import _read, holder_names
 from permem.logs import identifier_problem
@@ -53,7 +54,10 @@ from permem.records import Message, Role
 GUEST = "guest"
 _SENTENCE_END = re.compile(r"[.!?\n]")
 
-__all__ = ["GUEST", "Turn", "attribute", "attribute_candidates", "english_words", "holder_names"]
+__all__ = [
+    "GUEST", "Turn", "attribute", "attribute_candidates", "english_words", "helped_holders",
+    "holder_names",
+]  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +157,18 @@ def attribute(
     return turns
 
 
+def helped_holders(messages: Sequence[Message]) -> dict[tuple[str, str], frozenset[str]]:
+    """For each user message (by tenant and message id) that someone other than the holder
+    typed in whole or in part, the holder's names known by then: what that someone says of
+    the holder by name ("Kai goes to bed early") is a claim of the holder's (`permem.extraction
+    .labels.said_of`)."""
+    return {
+        key: turn.holder
+        for key, turn in attribute(messages).items()
+        if turn.holder and any(who is not None for _, who in turn.changes)
+    }
+
+
 _FILLER = re.compile(
     r"\b(?:hi+|hey+|hello|hiya|heya|yo|ok(?:ay)?|oh|um+|uh+|so|well|sorry|lol|haha+|btw|"
     r"and|but|just|also|now|here|there|again|the|a|an)\b",
@@ -196,22 +212,12 @@ def attribute_candidates(
         if _only_markers(candidate, turn.markers):
             continue
         speaker = turn.speaker_at(candidate.claim_start)
-        if speaker is not None and _about_holder(candidate, turn.holder):
+        if speaker is not None and said_of(message.text[candidate.claim_start :], turn.holder):
             # "not Kai typing, it's Amara ... Kai's English is basic": said for the holder, of
             # the holder, by someone helping on the holder's account.
             speaker = None
         result.append(candidate if speaker is None else replace(candidate, speaker=speaker))
     return result
-
-
-_OPENING_NAME = re.compile(r"\W*(?:(?:and|but|so|also|oh|well)\W+)?([^\W\d_]+)(?:'s|’s)?\b")
-
-
-def _about_holder(candidate: Candidate, holder: frozenset[str]) -> bool:
-    """The claim opens on one of the holder's names as its subject or its owner ("Kai goes to
-    bed early", "Kai's English is basic"): a claim about the holder."""
-    opening = _OPENING_NAME.match(candidate.message.text, candidate.claim_start)
-    return opening is not None and opening.group(1).casefold() in holder
 
 
 # Last, so that what imports these names gets them guarded (permem.extraction.prefilter).

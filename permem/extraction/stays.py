@@ -46,5 +46,23 @@ def away_for_a_while(text: str, ts: datetime) -> bool:
     return read.valid_from > ts or _SAYS_START.search(text) is None
 
 
+# A state taken on for a while: "I'm looking after ...", "fostering a puppy", "I've got my
+# friend's labrador", "the neighbours' dog is staying with us", "I'm here till the 21st".
+_CHARGE = re.compile(
+    r"\b(?:i['’]m|i\s+am|we['’]re|we\s+are|i['’]ll\s+be|we['’]ll\s+be)\s+(?:\w+\s+)?\w+ing\b|"
+    r"^\W*\w+ing\b|\b(?:i|we)(?:['’]ve)?\s+(?:got|have)\s+(?:my|our|the|a|an)\b|^\W*got\s+my\b|"
+    r"\bstaying\s+with\s+(?:us|me)\b|\b(?:i['’]m|i\s+am|we['’]re|we\s+are|i['’]ll\s+be|we['’]ll\s+be)\s+"
+    r"(?:here|there|in|at|away|abroad|on|off|out\s+of)\b|"
+    r"\b(?:while|whilst|as\s+long\s+as|until|till)\s+(?:i|we)\b",
+    re.IGNORECASE,
+)
+
+
+def taken_on_for_a_while(text: str) -> bool:
+    """A state the speaker took on for a window read in the text (`_CHARGE`): a charge, not a
+    guess ("pretty sure it's good until 2031?") nor a habit; it ends with its window."""
+    return "?" not in text and _CHARGE.search(text) is not None and has_window(text)
+
+
 # Last, so that what imports these names gets them guarded (permem.extraction.prefilter).
 guard_patterns(globals())
