@@ -164,6 +164,10 @@ def test_a_corrected_birthday_replaces_the_wrong_one(
         ("keeping the car", True),
         ("we moved to Bologna", False),
         ("I'm still hungry", False),
+        # Negated, it takes back what it names.
+        ("We don't stay in hotels anymore", False),
+        ("I no longer stay at my parents' place", False),
+        ("I won't keep the car", False),
     ],
 )
 def test_a_state_said_to_go_on_is_told(text: str, goes_on: bool) -> None:

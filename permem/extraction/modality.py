@@ -444,7 +444,10 @@ def called_off(text: str) -> bool:
 # The state a called-off plan would have changed, said to go on: "we're staying put", "still
 # living in Bologna", "not moving from Bologna", "keeping the car" (to the end of its clause).
 CONTINUES = re.compile(
-    r"\b(?:(?:we|i)(?:['’]re|\s+are|['’]m|\s+am|['’]ll)?\s+)?(?:still\s+(?:in|at|on|living|"
+    # Not negated: "we don't stay in hotels anymore" takes back what it names.
+    r"\b(?<!n['’]t\s)(?<!not\s)(?<!never\s)(?<!longer\s)"
+    r"(?:(?:we|i)(?:['’]re|\s+are|['’]m|\s+am|['’]ll)?\s+)?(?<!n['’]t\s)(?<!not\s)(?<!never\s)"
+    r"(?<!longer\s)(?:still\s+(?:in|at|on|living|"
     r"based|here|where|got|have|own)|(?:staying|stay|remain|remaining|keeping|keep)\s+(?:put|in|at|"
     r"on|where|our|my|the|it|them|him|her)|not\s+(?:leaving|moving\s+(?:from|out\s+of)|"
     r"going\s+anywhere|selling|giving\s+up))\b[^,.;:!?]*",
