@@ -24,7 +24,7 @@ from permem.classify import classify_all as classify_many
 from permem.classify import sensitivity_of
 from permem.extraction import Candidate, Extractor
 from permem.extraction.context import leans_back
-from permem.extraction.speakers import attribute_candidates
+from permem.extraction.speakers import attribute, attribute_candidates, helped_holders
 from permem.hashing import subject_fingerprint
 from permem.pipeline_batch import Prepared, Proposal, TenantState, _claim_id
 from permem.policy import GateInput
@@ -49,7 +49,10 @@ __all__ = [
 def extract(extractor: Extractor, prepared: Prepared) -> list[Candidate]:
     """The extractor's candidates, each attributed to who typed it: someone other than the
     account holder typing on the account gets a subject of their own (`speakers`)."""
-    return attribute_candidates(prepared.messages, extractor.extract(prepared.messages))
+    # Who types is read once: the extractor selects what a helper says of the holder by it.
+    turns = attribute(prepared.messages)
+    found = extractor.extract(prepared.messages, helped_holders(turns))
+    return attribute_candidates(prepared.messages, found, turns)
 
 
 def classify_all(candidates: Sequence[Candidate]) -> list[Proposal]:

@@ -7,7 +7,7 @@ of the message text, so provenance is exact by construction.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -81,7 +81,11 @@ class Extractor(Protocol):
 
     name: str
 
-    def extract(self, messages: Sequence[Message]) -> list[Candidate]: ...
+    def extract(
+        self,
+        messages: Sequence[Message],
+        holders: Mapping[tuple[str, str], frozenset[str]] | None = None,
+    ) -> list[Candidate]: ...
 
 
 __all__ = ["Candidate", "Cue", "Extractor"]

@@ -17,7 +17,7 @@ sentence carries, and whether they make it worth parsing, are the rules of
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from permem.extraction import imports, modality, quoted
@@ -470,7 +470,7 @@ def _marked(selected: list[SentenceCue], cue: Cue) -> list[SentenceCue]:
 
 
 def select_many(
-    messages: Sequence[Message], holders: dict[tuple[str, str], frozenset[str]] | None = None
+    messages: Sequence[Message], holders: Mapping[tuple[str, str], frozenset[str]] | None = None
 ) -> list[SentenceCue]:
     found = holders or {}
     return [

@@ -13,11 +13,9 @@ from __future__ import annotations
 import re
 
 from permem.extraction.prefilter import guard_patterns
+from permem.temporal_phrases import _MONTH_RE
 
-_MONTH = (
-    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
-    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
-)
+_MONTH = rf"(?:{_MONTH_RE})\.?"
 _NTH = r"\d{1,2}(?:st|nd|rd|th)?"
 # A day of a month, either way round: "July 21st", "21 July", "the 19th of November".
 _DATE = rf"(?:{_MONTH}\s+(?:the\s+)?{_NTH}|(?:the\s+)?{_NTH}\s+(?:of\s+)?{_MONTH}|the\s+{_NTH})\b"

@@ -10,7 +10,7 @@ imperative, whether its main verb is negated and whether it reports the past; wo
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 
@@ -23,7 +23,7 @@ from permem.extraction import lexicon as lx
 from permem.extraction.context import CLAUSE_STOP, Conversations, antecedent
 from permem.extraction.cues import Cue, SentenceCue, select_many
 from permem.extraction.directives import standing_directive
-from permem.extraction.speakers import helped_holders
+from permem.extraction.speakers import attribute, helped_holders
 from permem.extraction.world_claims import world_claim
 from permem.nlp import parse
 from permem.records import Kind, Message, Role
@@ -305,14 +305,24 @@ class RuleExtractor:
         self._nlp = nlp
         self._batch_size = batch_size
 
-    def extract(self, messages: Sequence[Message]) -> list[Candidate]:
+    def extract(
+        self,
+        messages: Sequence[Message],
+        holders: Mapping[tuple[str, str], frozenset[str]] | None = None,
+    ) -> list[Candidate]:
+        """`holders`: `speakers.helped_holders` of the messages, when the caller has read who
+        types (read here otherwise)."""
+        if holders is None:
+            holders = helped_holders(attribute(messages))
         conversations = Conversations(messages)
-        return [with_context(c, conversations) for c in self._extract(messages)]
+        return [with_context(c, conversations) for c in self._extract(messages, holders)]
 
-    def _extract(self, messages: Sequence[Message]) -> list[Candidate]:
+    def _extract(
+        self, messages: Sequence[Message], holders: Mapping[tuple[str, str], frozenset[str]]
+    ) -> list[Candidate]:
         # What someone helping on the holder's account says of the holder by name is the
         # holder's ("not Kai typing ... Kai goes to bed early").
-        selected = select_many(messages, helped_holders(messages))
+        selected = select_many(messages, holders)
         # Quoted or pasted text inside a user message is untrusted like a document.
         untrusted = [s for s in selected if s.message.role is not Role.USER or Cue.QUOTED in s.cues]
         user = [s for s in selected if s.message.role is Role.USER and Cue.QUOTED not in s.cues]

@@ -157,14 +157,14 @@ def attribute(
     return turns
 
 
-def helped_holders(messages: Sequence[Message]) -> dict[tuple[str, str], frozenset[str]]:
+def helped_holders(turns: Mapping[tuple[str, str], Turn]) -> dict[tuple[str, str], frozenset[str]]:
     """For each user message (by tenant and message id) that someone other than the holder
-    typed in whole or in part, the holder's names known by then: what that someone says of
-    the holder by name ("Kai goes to bed early") is a claim of the holder's (`permem.extraction
-    .labels.said_of`)."""
+    typed in whole or in part (`turns`, from `attribute`), the holder's names known by then:
+    what that someone says of the holder by name ("Kai goes to bed early") is a claim of the
+    holder's (`permem.extraction.labels.said_of`)."""
     return {
         key: turn.holder
-        for key, turn in attribute(messages).items()
+        for key, turn in turns.items()
         if turn.holder and any(who is not None for _, who in turn.changes)
     }
 
@@ -194,12 +194,15 @@ def _only_markers(candidate: Candidate, markers: Sequence[tuple[int, int]]) -> b
 
 
 def attribute_candidates(
-    messages: Sequence[Message], candidates: Sequence[Candidate]
+    messages: Sequence[Message],
+    candidates: Sequence[Candidate],
+    turns: Mapping[tuple[str, str], Turn] | None = None,
 ) -> list[Candidate]:
     """The candidates with the speaker of their sentence: the holder's unchanged, another
     speaker's with `speaker` set (classify files them under it; the gate holds them), and the
-    candidates that only say who is typing dropped."""
-    turns = attribute(messages)
+    candidates that only say who is typing dropped. `turns`: `attribute(messages)`, when the
+    caller has it already."""
+    turns = attribute(messages) if turns is None else turns
     if not turns:
         return list(candidates)
     result: list[Candidate] = []

@@ -14,7 +14,7 @@ from datetime import datetime
 
 from permem.extraction.prefilter import guard_patterns
 from permem.temporal import has_window, resolve
-from permem.temporal_phrases import _THIS_SPAN
+from permem.temporal_phrases import _THIS_SPAN, ONE_STRETCH
 
 _AWAY_IN = re.compile(
     r"\b(?i:i['’]m|i\s+am|i['’]ll\s+be|i\s+will\s+be|we['’]re|we\s+are|we['’]ll\s+be|"
@@ -49,7 +49,6 @@ def away_for_a_while(text: str, ts: datetime) -> bool:
 # A state taken on for a while: "I'm looking after ...", "fostering a puppy", "I've got my
 # friend's labrador", "the neighbours' dog is staying with us", "I'm here till the 21st".
 _CHARGE = re.compile(
-    r"\b(?:i['’]m|i\s+am|we['’]re|we\s+are|i['’]ll\s+be|we['’]ll\s+be)\s+(?:\w+\s+)?\w+ing\b|"
     r"^\W*\w+ing\b|\b(?:i|we)(?:['’]ve)?\s+(?:got|have)\s+(?:my|our|the|a|an)\b|^\W*got\s+my\b|"
     r"\bstaying\s+with\s+(?:us|me)\b|\b(?:i['’]m|i\s+am|we['’]re|we\s+are|i['’]ll\s+be|we['’]ll\s+be)\s+"
     r"(?:here|there|in|at|away|abroad|on|off|out\s+of)\b|"
@@ -61,7 +60,8 @@ _CHARGE = re.compile(
 def taken_on_for_a_while(text: str) -> bool:
     """A state the speaker took on for a window read in the text (`_CHARGE`): a charge, not a
     guess ("pretty sure it's good until 2031?") nor a habit; it ends with its window."""
-    return "?" not in text and _CHARGE.search(text) is not None and has_window(text)
+    said_so = ONE_STRETCH.search(text) is not None or _CHARGE.search(text) is not None
+    return "?" not in text and said_so and has_window(text)
 
 
 # Last, so that what imports these names gets them guarded (permem.extraction.prefilter).
