@@ -78,7 +78,12 @@ _RELATIVE = re.compile(r"^(?P<which>next|this|the\s+coming)\s+(?P<unit>week|mont
 # days", "for another 3 weeks", "within the next two months".
 _AHEAD = re.compile(
     r"(?:\b(?:for|over|during|within|throughout)\s+(?:the\s+)?|\bthe\s+)(?:next|coming|following)\s+"
-    rf"(?:{_COUNT}\s+)?(?P<unit>day|week|fortnight|month|year)(?P<plural>s)?\b",
+    rf"(?:{_COUNT}\s+)?(?P<unit>day|week|fortnight|month|year)(?P<plural>s)?\b|"
+    # Said first, with a length: "Next fortnight I'm in Porto", "next two weeks I'm away" ("next
+    # week" alone is the calendar week: `occasions.next_period`).
+    rf"^\W*(?:next|coming)\s+(?:(?:{_COUNT.replace('?P<n>', '?P<n_2>')}\s+)"
+    r"(?P<unit2>day|week|month)(?P<plural2>s)?|"
+    r"(?P<unit3>fortnight))\b",
     re.IGNORECASE,
 )
 _AHEAD_PAST = re.compile(r"\b(?:past|last|previous)\s+$", re.IGNORECASE)
@@ -189,6 +194,11 @@ def start_day(text: str, ts: datetime) -> datetime | None:
     if opens:
         day = _later(today, _count(opens.group("n")), opens.group("unit"))
         return datetime.combine(day, time(0), tzinfo=ts.tzinfo)
+    season = _SEASON_OPENS.search(text)
+    if season is not None:
+        # "From the autumn I'll be living there" (a plan "after the summer": `plan_start`).
+        day = _season_start(season.group("season").lower(), today)
+        return datetime.combine(day, time(0), tzinfo=ts.tzinfo)
     for marker in _START.finditer(text):
         if re.search(r"\b(?:weeks?|days?)\s+$", text[: marker.start()], re.IGNORECASE):
             continue  # "a week from tomorrow" names one day, not a start
@@ -208,10 +218,11 @@ def ahead(text: str, ts: datetime) -> datetime | None:
     for found in _AHEAD.finditer(text):
         if _AHEAD_PAST.search(text[: found.start()]):
             continue
-        n_text = found.group("n")
+        n_text = found.group("n") or found.group("n_2")
         if n_text is None and found.group("plural"):
             continue
-        return _add(ts, _count(n_text) if n_text else 1, found.group("unit"))
+        unit = found.group("unit") or found.group("unit2") or found.group("unit3")
+        return _add(ts, _count(n_text) if n_text else 1, unit)
     return None
 
 
@@ -241,6 +252,12 @@ def names_bound(text: str) -> bool:
 _PLAN_SEASON = re.compile(
     r"\b(?P<prep>in|after|around|by|over|during|this|next)\s+(?:the\s+)?(?:early\s+|late\s+)?"
     r"(?P<season>spring|summer|autumn|fall|winter)\b",
+    re.IGNORECASE,
+)
+# A season said as a start: "from the autumn", "starting in the spring".
+_SEASON_OPENS = re.compile(
+    r"\b(?P<prep>from|starting(?:\s+in)?|beginning(?:\s+in)?|come|once)\s+(?:the\s+)?"
+    r"(?P<season>spring|summer|autumn|fall|winter)\b(?!\s+(?:term|semester|holidays?|break))",
     re.IGNORECASE,
 )
 _PLAN_NEW_YEAR = re.compile(r"\b(?:in|after|around|by|at|from)\s+the\s+new\s+year\b", re.I)
@@ -330,9 +347,9 @@ def length_from(text: str, ts: datetime) -> tuple[datetime, datetime] | None:
     day = None if found is None else _end_day(found.group("day"), ts)
     if found is None or day is None:
         return None
-    n = _count(found.group("n"))
+    n = _count(found.group("n") or found.group("n2") or "a")
     start = datetime.combine(day, time(0), tzinfo=ts.tzinfo)
-    unit = found.group("unit").lower().rstrip("s")
+    unit = (found.group("unit") or found.group("unit2") or found.group("unit3")).lower().rstrip("s")
     return start, _add(start, n, "day" if unit == "night" else unit)
 
 

@@ -16,7 +16,8 @@ from permem.extraction import lexicon as lx
 from permem.extraction.context import CLAUSE_STOP, leans_back, meaning, sentence_around
 from permem.extraction.modality import changed_state
 from permem.extraction.sensitive import PERSONAL, SPECIAL
-from permem.occasions import makeshift_end, next_period, occasion, over_before_said
+from permem.governed import governed
+from permem.occasions import makeshift_end, next_period, occasion, over_before_said, stay_window
 from permem.records import Kind, Origin, Role, Sensitivity
 from permem.situation import orders_last_with_their_situation
 from permem.temporal import (
@@ -24,7 +25,6 @@ from permem.temporal import (
     KEEPS_A_DAY_FREE,
     POINTS_TO_DAY,
     Validity,
-    governed,
     resolve,
     single_day,
 )
@@ -412,14 +412,19 @@ def _validity(candidate: Candidate) -> Validity:
             # A state planned for the whole next week, month or year lasts it; so does one
             # planned for a stretch read as a state's ("I'll be staying with my aunt for the
             # rest of the month").
-            span = next_period(support, message.ts)
+            stay = candidate.topic == "home"
+            span = (stay_window if stay else next_period)(support, message.ts)
             if span is None and (ends := resolve(support, message.ts).valid_until) is not None:
                 span = (validity.valid_from, ends)
         elif span is None and candidate.topic == "home":
             # A stay said now for a month ahead ("we're on holiday in Sicily in July").
-            span = next_period(support, message.ts)
+            span = stay_window(support, message.ts)
         if span is not None and span[1] > validity.valid_from:
-            validity = replace(validity, valid_until=span[1])
+            # A stay starts when its stretch does ("late June I'm minding my sister's place").
+            start = max(validity.valid_from, span[0]) if candidate.topic == "home" else None
+            validity = replace(
+                validity, valid_from=start or validity.valid_from, valid_until=span[1]
+            )
             if candidate.topic == "home" and span[0] > validity.valid_from:
                 # A stay elsewhere ("next weekend I'm house-sitting in Annecy") is where the
                 # user is from its first day, not from when it was said.

@@ -27,17 +27,19 @@ from datetime import date, datetime, time, timedelta
 
 from spacy.tokens import Doc
 
-from permem.bounds import _count
+from permem.bounds import _count, _part_day
 from permem.extraction.lexicon_time import STILL_SO
 from permem.request_time import periods
-from permem.temporal import _end_of, _month_span, _month_start, _start_of
+from permem.temporal import _end_of, _midnight_after, _month_span, _month_start, _start_of
 from permem.temporal_phrases import (
     _HABITUAL,
     _IN_MONTH,
     _LASTING_CHANGE,
     _MONTH_RE,
     _NEXT,
+    _THIS_SPAN,
     _TOLD_AFTER,
+    MONTH_PART,
 )
 
 # Habit and frequency beyond `_HABITUAL`'s ("every", "usually", "Saturdays"), and dates kept
@@ -47,6 +49,18 @@ _RECURS = re.compile(
     r"per\s+(?:day|week|month|year)|a\s+(?:day|week|month|year)\b|these\s+days|nowadays|"
     r"most\s+(?:days|weeks|nights|mornings)|mornings|afternoons|evenings|nights|weekends|"
     r"birthday|anniversary|payday|rent|wages|salary|paid)\b",
+    re.IGNORECASE,
+)
+# One time of day set against another with no day named: "the summary at 9pm rather than the
+# morning", "send it at 9pm, not 7am": the usual time changes, no occasion of today's.
+_TIME_SWAP = re.compile(
+    r"\b(?:rather\s+than|instead\s+of|not|over)\s+(?:the\s+|at\s+)?(?:morning|afternoon|evening|"
+    r"night|lunch(?:time)?|breakfast|bedtime|\d{1,2}(?::\d\d)?\s*(?:am|pm|h)\b|\d{1,2}:\d\d)",
+    re.IGNORECASE,
+)
+_NAMES_A_DAY = re.compile(
+    r"\b(?:today|tonight|tomorrow|\w+day|\d{1,2}(?:st|nd|rd|th)|the\s+\d|"
+    rf"{_MONTH_RE})\b",
     re.IGNORECASE,
 )
 # A start that lasts: "from June 22nd", "starting next week", "as of Monday", "from then on".
@@ -122,6 +136,8 @@ def occasion(
     # "three walks a day", "a long walk each morning": a frequency within the days named.
     said = _WITHIN_DAYS.sub(" ", text)
     if any(p.search(said) for p in (_HABITUAL, _RECURS, _LASTING_CHANGE, _OPEN_START)):
+        return None
+    if _TIME_SWAP.search(said) and not _NAMES_A_DAY.search(said):
         return None
     if _past(text, doc):
         return None
@@ -240,3 +256,40 @@ def over_before_said(sentence: str, doc: Doc | None) -> bool:
 
 
 __all__ = ["habit_verb", "next_period", "occasion", "over_before_said"]
+
+
+_LIVES_FROM = re.compile(
+    r"\b(?:from|starting|as\s+of|after|beginning|since|once)\s+(?:the\s+)?$", re.I
+)
+_FOR_GOOD_HOME = re.compile(
+    r"\b(?:live|living|lives|moving|move|relocat\w*|settl\w*|for\s+good|from\s+then\s+on|"
+    r"permanently)\b",
+    re.IGNORECASE,
+)
+
+
+def stay_window(text: str, ts: datetime) -> tuple[datetime, datetime] | None:
+    """The stretch a stay is said for when no reader of a claim's window reads it: the next
+    week, month or year (`next_period`), this one or the rest of it ("this coming weekend",
+    "the rest of the month"), or a part of a month ("late June"), as local [start, end)."""
+    found = next_period(text, ts)
+    if found is not None:
+        return found
+    this = _THIS_SPAN.search(text)
+    today = ts.date()
+    if this is not None:
+        unit = this.group("unit").lower()
+        if unit != "weekend":
+            return ts, _midnight_after(_end_of(unit, today), ts)
+        saturday = today + timedelta(days=(5 - today.weekday()) % 7 - 7 * (today.weekday() == 6))
+        start = datetime.combine(saturday, time(0), tzinfo=ts.tzinfo)
+        return max(ts, start), start + timedelta(days=2)
+    part = MONTH_PART.search(text)
+    if part is None or _LIVES_FROM.search(text[: part.start()]) or _FOR_GOOD_HOME.search(text):
+        return None  # "from mid-October I'll be living there": a move, from then on
+    first_day = _month_start(part.group("month"), today, after=False)
+    name = part.group("part")
+    first = _part_day(name, first_day.month, first_day.year, last=False)
+    last = _part_day(name, first_day.month, first_day.year, last=True)
+    end = datetime.combine(last + timedelta(days=1), time(0), tzinfo=ts.tzinfo)
+    return (max(ts, datetime.combine(first, time(0), tzinfo=ts.tzinfo)), end) if end > ts else None

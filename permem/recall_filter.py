@@ -28,6 +28,7 @@ from permem.extraction.for_whom import (
     ForWhom,
     claim_for_whom,
     names_others,
+    own_way,
     request_for_whom,
     serves,
 )
@@ -239,7 +240,10 @@ def exclusion(
     # Whom a claim is for includes what it points back to ("Those meals must be vegan" after
     # "I often cook for my flatmate").
     said = meaning(record.claim, record.evidence)
-    if not serves(claim_for_whom(said), record.kind, request, names_other=names_others(said)):
+    # How the user likes their own things, by its own words (the context may name others).
+    own = own_way(record.claim)
+    whom = ForWhom.ANY if own else claim_for_whom(said)
+    if not serves(whom, record.kind, request, names_other=names_others(said), own=own):
         # "For me alone: …" is not for a table for two; the user's own tastes are not for a
         # flight booked for someone else.
         return "for_whom"

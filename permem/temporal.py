@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import calendar
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
 import dateparser
@@ -25,7 +25,6 @@ from permem.temporal_phrases import (
     _FOR,
     _FROM,
     _HABITUAL,
-    _IN_MONTH,
     _LASTING_CHANGE,
     _LENGTH_FROM,
     _MONTHS,
@@ -45,21 +44,17 @@ from permem.temporal_phrases import (
     _WEEKDAY_BEFORE_DATE,
     _WEEKDAYS,
     _WEEKS_OF,
-    AFTER_THEN,
     FOR_GOOD,
     GOVERNED,
     KEEPS_A_DAY_FREE,
     ONE_STRETCH,
     POINTS_TO_DAY,
     SECOND_DAY,
-    STARTS_THEN,
-    UNTIL_THEN,
     _with_month,
 )
 
 __all__ = [
     "GOVERNED",
-    "governed",
     "KEEPS_A_DAY_FREE",
     "POINTS_TO_DAY",
     "Validity",
@@ -274,6 +269,9 @@ def _end_day(phrase: str, ts: datetime) -> date | None:
     return _parse_day(phrase, ts)
 
 
+_RELATIVE_END = re.compile(r"\b(?:next|this|coming)\b", re.IGNORECASE)
+
+
 def span(text: str, ts: datetime) -> tuple[datetime, datetime] | None:
     """The span a text names by both ends ("from the 10th to the 24th") or as one whole month
     ("all of next month", "throughout May"), as local [start, end), if it lies (at least
@@ -290,7 +288,9 @@ def span(text: str, ts: datetime) -> tuple[datetime, datetime] | None:
     ):
         first = _end_day(_with_month(found.group("a"), found.group("b")), ts)
         if first is not None:
-            anchor = datetime.combine(first, time(12), tzinfo=ts.tzinfo)
+            # "the 14th of next month" says next from the message's day, not from the start.
+            relative = _RELATIVE_END.search(found.group("b")) is not None
+            anchor = ts if relative else datetime.combine(first, time(12), tzinfo=ts.tzinfo)
             last = _end_day(found.group("b"), anchor)
             if last is not None and first <= last and last >= ts.date():
                 return (
@@ -315,7 +315,14 @@ def _weeks_of(text: str, ts: datetime) -> tuple[datetime, datetime] | None:
     found = _WEEKS_OF.search(text)
     if found is None:
         return None
-    first = _month_start(found.group("month"), ts.date(), after=False)
+    today = ts.date()
+    if found.group("which"):  # "the first two weeks of next month"
+        ahead = found.group("which").lower() == "next"
+        first = date(
+            today.year + (ahead and today.month == 12), (today.month - 1 + ahead) % 12 + 1, 1
+        )
+    else:
+        first = _month_start(found.group("month"), today, after=False)
     n = (found.group("n") or "one").lower()
     days = 7 * (int(n) if n.isdigit() else _NUMBERS[n])
     end = _month_span(first, ts)[1].date()
@@ -393,6 +400,12 @@ def starts(text: str, ts: datetime) -> datetime | None:
     return datetime.combine(day, time(0), tzinfo=ts.tzinfo)
 
 
+# A part of a month said first: "Early October I'll be living in Rotterdam" starts then.
+_PART_FIRST = re.compile(
+    r"^\W*(?:early|mid|late|the\s+(?:start|beginning|middle|end)\s+of)\b", re.IGNORECASE
+)
+
+
 def resolve(text: str, ts: datetime, *, plan: bool = False, one_off: bool = False) -> Validity:
     """Validity of a claim stated in `text` at `ts`.
 
@@ -409,7 +422,7 @@ def resolve(text: str, ts: datetime, *, plan: bool = False, one_off: bool = Fals
         ends = None if FOR_GOOD.search(text) else named[1]
         return Validity(valid_from=named[0], valid_until=ends, one_off=one_off)
     valid_from = starts(text, ts) or bounds.start_day(text, ts) or ts
-    if valid_from == ts and (plan or _LASTING_CHANGE.search(text)):
+    if valid_from == ts and (plan or _LASTING_CHANGE.search(text) or _PART_FIRST.match(text)):
         # "We're relocating at the start of October": a change for a part of a month.
         valid_from = bounds.month_part(text, ts) or ts
     valid_until: datetime | None = None
@@ -428,7 +441,8 @@ def resolve(text: str, ts: datetime, *, plan: bool = False, one_off: bool = Fals
             valid_until = _midnight_after(day, ts)
     if valid_until is None:
         back = _BACK_ON.search(text)
-        day = _parse_day(back.group("date"), ts) if back else None
+        # "Off to Kyoto on June 8. Back on the 22nd.": the day of return follows the start.
+        day = _parse_day(back.group("date"), max(ts, valid_from)) if back else None
         if day is not None and day > valid_from.date():
             valid_until = datetime.combine(day, time(0), tzinfo=ts.tzinfo)
     if valid_until is None:
@@ -462,38 +476,3 @@ def resolve(text: str, ts: datetime, *, plan: bool = False, one_off: bool = Fals
     if valid_until is not None and valid_until <= valid_from:
         valid_until = None
     return Validity(valid_from=valid_from, valid_until=valid_until, one_off=one_off)
-
-
-def period(text: str, ts: datetime) -> tuple[datetime, datetime | None] | None:
-    """The period a text names, as [start, end) (end None: open), when it names one that is
-    not simply "from now on": a span, a bound, a later start, or a month said with "in"."""
-    named = resolve(text, ts)
-    if named.valid_until is not None or named.valid_from > ts:
-        return named.valid_from, named.valid_until
-    month = _IN_MONTH.search(text)
-    if month is None:
-        return None
-    first, end = _month_span(_month_start(month.group("month"), ts.date(), after=False), ts)
-    return max(first, ts), end
-
-
-def governed(text: str, context: str, own: Validity, ts: datetime) -> Validity:
-    """The validity of a claim whose time phrase points at the period its context names
-    (`GOVERNED`): "from then on" starts with it, "after that" starts when it ends, and the rest
-    ("until then", "for now", "while I'm there", "until they're over") hold through it; a
-    period that only starts later ("From April I'm in Berlin") ends "for now" when it starts."""
-    named = period(context, ts)
-    if named is None:
-        return own
-    start, end = named
-    if STARTS_THEN.search(text):
-        return replace(own, valid_from=max(own.valid_from, start))
-    if AFTER_THEN.search(text):
-        after = end if end is not None else start
-        return replace(own, valid_from=max(own.valid_from, after))
-    if end is None:
-        # A change still to come: what holds "for now" or "until then" holds until it starts.
-        return replace(own, valid_until=start) if start > ts else own
-    if UNTIL_THEN.search(text):
-        return replace(own, valid_until=end)
-    return replace(own, valid_from=max(own.valid_from, start), valid_until=end)

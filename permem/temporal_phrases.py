@@ -58,7 +58,9 @@ _FOR = re.compile(
     re.IGNORECASE,
 )
 _THIS = re.compile(
-    r"\b(?:this(?:\s+coming)?|the\s+rest\s+of\s+the)\s+(?P<unit>week|weekend|month|year)\b", re.I
+    r"\b(?:this(?:\s+coming)?|the\s+coming|the\s+rest\s+of\s+the)\s+"
+    r"(?P<unit>week|weekend|month|year)\b",
+    re.I,
 )
 # "this week" as a stretch that ends (a bound), not as when a change began ("a new teacher
 # from this week").
@@ -72,6 +74,12 @@ _NEXT = re.compile(
     re.IGNORECASE,
 )
 # "until May", "till September", "back in March": a month alone ends the claim when it starts.
+# A part of a month named alone: "late June", "early July", "the end of June", "mid-August".
+MONTH_PART = re.compile(
+    r"\b(?P<part>early|mid|late|the\s+(?:start|beginning|middle|end)\s+of)[\s-]+"
+    rf"(?P<month>{_MONTH_RE})\b",
+    re.IGNORECASE,
+)
 _UNTIL_MONTH = re.compile(
     rf"\b(?:until|till|til|up\s+to|before|back\s+(?:in|at\s+work\s+in))\s+(?:early\s+)?"
     rf"(?P<month>{_MONTH_RE})\b(?!\.?\s+\d)(?!\s+(?:the\s+)?\d)",
@@ -86,11 +94,13 @@ _BACK_ON = re.compile(
 )
 # "as of the 1st of October", "starting August 1st", "from March": the claim starts then.
 _FROM = re.compile(
-    rf"\b(?:as\s+of|starting(?:\s+(?:on|from|in))?|from|beginning|effective|come|"
+    rf"\b(?:as\s+of|starting(?:\s+(?:on|from|in))?|from|beginning|effective|come|once|"
     # A change on a day to come: "I'm relocating there on the 1st of August", "moving to Oslo
     # in May", "I start the new job on Monday".
     rf"(?:(?:moving|relocating|starting|joining|switching|transferring|heading|leaving|"
-    rf"move|relocate|start|join|switch|transfer|leave)\b[^.!?,]{{0,40}}?\b(?:on|in))|"
+    rf"move|relocate|start|join|switch|transfer|leave|changes?|changing|moves|switches|"
+    rf"(?:i['’]m|we['’]re)\s+off\s+to)\b[^.!?,]{{0,40}}?"
+    r"\b(?:on|in))|"
     # Scheduled: "I'm handing in my notice in May", "quitting in September".
     rf"(?:^\s*|\b(?:i'm|i\s+am|we're|we\s+are)\s+)[^\W\d_]+ing\b[^.!?,]{{0,40}}?\b(?:on|in|around))\s+"
     rf"(?:(?:the\s+)?(?P<date>{_DATE})|(?P<month>{_MONTH_RE})\b)",
@@ -181,6 +191,8 @@ _ONE_DAY = re.compile(
 # The whole of one month: "all of next month", "the whole of March", "throughout May".
 _ONE_MONTH = re.compile(
     r"\b(?:all\s+(?:of\s+)?|the\s+whole\s+of\s+|throughout\s+|for\s+the\s+whole\s+of\s+|"
+    # "all through July", "the whole month of July".
+    r"(?:all|right)\s+through\s+|the\s+whole\s+month\s+of\s+|"
     # "spending August at my in-laws'", "spending all of next month in Perth".
     r"spending\s+(?:all\s+(?:of\s+)?|the\s+whole\s+of\s+)?|"
     # "vegan for January", "during March", "a dry January", "sober October".
@@ -194,7 +206,7 @@ _ONE_MONTH = re.compile(
 _WEEKS_OF = re.compile(
     r"\bthe\s+(?P<end>first|last|second)\s+(?:(?P<n>two|three|2|3)\s+weeks|week|"
     r"(?P<part>half|fortnight))\s+of\s+"
-    rf"(?P<month>{_MONTH_RE})\b",
+    rf"(?:(?P<month>{_MONTH_RE})|(?P<which>next|this)\s+month)\b",
     re.IGNORECASE,
 )
 # Months named by both ends without a preposition: "July and August", "June through August",
@@ -206,9 +218,14 @@ _MONTHS_SPAN = re.compile(
 )
 # A length from a day: "for two weeks starting Monday", "for ten days from the 3rd", "for a
 # week from Friday".
+# Or the length said of what it measures: "a month-long residency starting March 1", "a
+# two-week course from the 9th", "a 10-day trip from Monday".
 _LENGTH_FROM = re.compile(
-    r"\bfor\s+(?P<n>a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+couple\s+of|"
-    r"a\s+few|\d{1,2})\s+(?P<unit>days?|nights?|weeks?)\s+(?:starting|from|beginning|as\s+of)\s+"
+    r"(?:\bfor\s+(?P<n>a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+couple\s+of|"
+    r"a\s+few|\d{1,2})\s+(?P<unit>days?|nights?|weeks?)|"
+    r"\b(?:(?P<n2>one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2})[-\s](?P<unit2>day|night|"
+    r"week|month)(?:[-\s]long)?|(?P<unit3>day|week|month)-long)\b(?!\s+(?:weeks?|weekends?|months?|shifts?|rotas?|working)\b)(?:\s+[\w'-]+){0,5}?)\s+"
+    r"(?:starting|from|beginning|as\s+of)\s+"
     r"(?:on\s+)?(?P<day>[^,.;!?]{2,30}?)(?=\s*(?:[,.;!?]|$)|\s+(?:i|i'm|i'll|we|we're|so|and|but|"
     r"while|at|in)\b)",
     re.IGNORECASE,
@@ -246,7 +263,10 @@ _WEEKDAY_BEFORE_DATE = re.compile(
 _BARE_WEEKDAY = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?", re.IGNORECASE)
 _HABITUAL = re.compile(
     r"\b(?:every|each|always|usually|normally|typically|generally|whenever|"
-    r"(?:mon|tues|wednes|thurs|fri|satur|sun)days)\b",
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)days|"
+    # "on Tuesday evenings", "Friday nights": a part of a weekday, said in the plural.
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day\s+(?:mornings|afternoons|evenings|nights|"
+    r"lunchtimes))\b",
     re.IGNORECASE,
 )
 # A change that lasts past the day it happens on ("I start the new job tomorrow").
@@ -259,7 +279,8 @@ FOR_GOOD = re.compile(
 )
 _LASTING_CHANGE = re.compile(
     r"\b(?:start|starts|starting|begin|begins|beginning|join|joins|joining|move|moves|moving|"
-    r"switch|switches|switching|relocat\w+|transfer\w*|from\s+then\s+on|onwards?)\b",
+    r"switch|switches|switching|relocat\w+|transfer\w*|from\s+then\s+on|onwards?|"
+    r"(?:changes?|changing)\s+(?:over\s+)?to)\b",
     re.IGNORECASE,
 )
 # An instruction holds for one day only when it keeps that day free of something ("no calls

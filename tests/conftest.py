@@ -12,14 +12,15 @@ import tempfile
 import uuid
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 import sqlalchemy as sa
 from sqlalchemy.engine import make_url
 
+from permem.extraction.cues import Cue
 from permem.extraction.rules import RuleExtractor
 from permem.nlp import load_pipeline
 from permem.records import Kind, Message, Origin, Role, Sensitivity, SourceRef, UserMemory
@@ -159,6 +160,43 @@ def user_line(
         "message_id": message_id, "tenant": "acme", "account": "ana", "conversation_id": "c",
         "turn": turn, "role": "user", "text": text, "ts": ts, **fields,
     }  # fmt: skip
+
+
+class ReadClaim(NamedTuple):
+    """A claim as extraction and classification read it, before the gate."""
+
+    claim: str
+    cues: frozenset[Cue]
+    topic: str | None
+    kind: Kind
+    valid_from: datetime
+    valid_until: datetime | None
+
+
+def read_claims(
+    *said: str, ts: datetime, apart: timedelta = timedelta(minutes=1)
+) -> list[ReadClaim]:
+    """Each claim read from the messages `said` (ana's, one conversation, the first at `ts`,
+    each next `apart` later), in order."""
+    from permem.classify import classify_all
+    from permem.logs import parse_message
+    from permem.runtime import shared_extractor
+
+    messages = [
+        parse_message(user_line(f"m{n + 1}", text, turn=2 * n, ts=(ts + n * apart).isoformat()))
+        for n, text in enumerate(said)
+    ]
+    candidates = shared_extractor().extract(messages)
+    return [
+        ReadClaim(c.claim_text, c.cues, c.topic, c.kind, k.valid_from, k.valid_until)
+        for c, k in zip(candidates, classify_all(candidates), strict=True)
+    ]
+
+
+def days(read: ReadClaim) -> tuple[str, str | None]:
+    """The first day a claim holds and the day after its last (None: open), ISO dates."""
+    until = read.valid_until
+    return read.valid_from.date().isoformat(), None if until is None else until.date().isoformat()
 
 
 def ingest(settings: Settings, log: Path, records: Iterable[dict[str, Any]]) -> None:

@@ -12,7 +12,6 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from permem.classify import classify_all
 from permem.extraction.cues import Cue
 from permem.extraction.labels import labelled_statement
 from permem.extraction.modality import retracts
@@ -20,7 +19,7 @@ from permem.extraction.stays import away_for_a_while
 from permem.logs import parse_message
 from permem.runtime import shared_extractor
 from permem.temporal import has_bound, has_window, span
-from tests.conftest import user_line
+from tests.conftest import days, read_claims, user_line
 from tests.test_speakers import speakers
 
 ZONE = timezone(timedelta(hours=2))
@@ -29,18 +28,7 @@ TS = datetime(2026, 6, 10, 19, 15, tzinfo=ZONE)  # a Wednesday evening
 
 def _read(said: str) -> list[tuple[str, str | None, str | None, str | None]]:
     """(claim, topic, first day, day after the last) of each claim read from `said`."""
-    candidates = shared_extractor().extract(
-        [parse_message(user_line("m1", said, ts=TS.isoformat()))]
-    )
-    return [
-        (
-            c.claim_text,
-            c.topic,
-            k.valid_from.date().isoformat(),
-            None if k.valid_until is None else k.valid_until.date().isoformat(),
-        )
-        for c, k in zip(candidates, classify_all(candidates), strict=True)
-    ]
+    return [(r.claim, r.topic, *days(r)) for r in read_claims(said, ts=TS)]
 
 
 @pytest.mark.parametrize(

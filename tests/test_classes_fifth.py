@@ -10,8 +10,9 @@ from datetime import datetime, timedelta, timezone
 from permem.classify import classify
 from permem.extraction import Candidate
 from permem.extraction.rules import RuleExtractor
+from permem.governed import governed, period
 from permem.records import Message, Role
-from permem.temporal import Validity, governed, period
+from permem.temporal import Validity
 
 ZONE = timezone(timedelta(hours=-5))
 TS = datetime(2026, 2, 10, 9, 0, tzinfo=ZONE)  # a Tuesday

@@ -15,17 +15,15 @@ from pathlib import Path
 import pytest
 
 from permem import controls
-from permem.classify import classify_all
 from permem.extraction.cues import Cue
 from permem.extraction.kept_dates import kept_date
 from permem.extraction.labels import described_here
 from permem.extraction.modality import continues, retracts, withdrawn
-from permem.logs import parse_message
 from permem.records import Status
-from permem.runtime import runtime, shared_extractor
+from permem.runtime import runtime
 from permem.settings import Settings
 from permem.temporal import span
-from tests.conftest import ingest, recalled_claims, user_line
+from tests.conftest import days, ingest, read_claims, recalled_claims, user_line
 
 ZONE = timezone(timedelta(hours=2))
 TS = datetime(2026, 6, 10, 19, 15, tzinfo=ZONE)  # a Wednesday evening
@@ -33,18 +31,7 @@ TS = datetime(2026, 6, 10, 19, 15, tzinfo=ZONE)  # a Wednesday evening
 
 def _read(said: str) -> list[tuple[str, frozenset[Cue], str, str | None]]:
     """(claim, cues, first day, day after the last) of each claim read from `said`."""
-    candidates = shared_extractor().extract(
-        [parse_message(user_line("m1", said, ts=TS.isoformat()))]
-    )
-    return [
-        (
-            c.claim_text,
-            c.cues,
-            k.valid_from.date().isoformat(),
-            None if k.valid_until is None else k.valid_until.date().isoformat(),
-        )
-        for c, k in zip(candidates, classify_all(candidates), strict=True)
-    ]
+    return [(r.claim, r.cues, *days(r)) for r in read_claims(said, ts=TS)]
 
 
 # ---------------------------------------------------------------------------- kept dates

@@ -12,18 +12,16 @@ from pathlib import Path
 import pytest
 
 from permem import controls
-from permem.classify import classify_all
 from permem.extraction import lexicon as lx
 from permem.extraction.cues import Cue, select
 from permem.extraction.modality import retracts
-from permem.logs import parse_message
 from permem.occasions import MAKESHIFT_DAYS, makeshift_end
 from permem.records import Message, Status
 from permem.request_time import periods
-from permem.runtime import runtime, shared_extractor
+from permem.runtime import runtime
 from permem.settings import Settings
 from permem.temporal import resolve, span
-from tests.conftest import ingest, message, recalled_claims, user_line
+from tests.conftest import ingest, message, read_claims, recalled_claims, user_line
 from tests.test_speakers import speakers
 
 ZONE = timezone(timedelta(hours=-4))
@@ -42,13 +40,7 @@ def _days(found: tuple[datetime, datetime | None] | None) -> tuple[str, str | No
 
 
 def _read(said: str) -> dict[str, tuple[datetime, datetime | None]]:
-    candidates = shared_extractor().extract(
-        [parse_message(user_line("m1", said, ts=TS.isoformat()))]
-    )
-    return {
-        c.claim_text: (k.valid_from, k.valid_until)
-        for c, k in zip(candidates, classify_all(candidates), strict=True)
-    }
+    return {r.claim: (r.valid_from, r.valid_until) for r in read_claims(said, ts=TS)}
 
 
 # ------------------------------------------------------------------ spans

@@ -21,7 +21,7 @@ from permem.records import Confirmation, GateDecision, Kind, Message, Sensitivit
 from permem.runtime import runtime, shared_extractor
 from permem.settings import Settings
 from permem.temporal import resolve
-from tests.conftest import ingest, message, recalled_claims, user_line
+from tests.conftest import ingest, message, read_claims, recalled_claims, user_line
 from tests.test_policy import BASE
 
 ZONE = timezone(timedelta(hours=2))
@@ -57,15 +57,7 @@ def _read(
 ) -> dict[str, tuple[datetime, datetime | None]]:
     """Each claim of the messages `said` (one conversation, the first at TS, the next `apart`
     later) with its validity."""
-    messages = [
-        parse_message(user_line(f"m{n}", text, turn=2 * n, ts=(TS + n * apart).isoformat()))
-        for n, text in enumerate(said)
-    ]
-    candidates = shared_extractor().extract(messages)
-    found = classify_all(candidates)
-    return {
-        c.claim_text: (k.valid_from, k.valid_until) for c, k in zip(candidates, found, strict=True)
-    }
+    return {r.claim: (r.valid_from, r.valid_until) for r in read_claims(*said, ts=TS, apart=apart)}
 
 
 def _of(

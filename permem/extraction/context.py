@@ -32,6 +32,7 @@ from permem.extraction.modality import CORRECTS_PREVIOUS
 from permem.extraction.prefilter import guard_patterns
 from permem.records import Message, Role
 from permem.temporal import GOVERNED, has_bound
+from permem.temporal_phrases import _BACK_ON
 
 # A word that points back ("it", "that", "there") or a time phrase that governs by reference
 # ("until then", "before that", "while I'm there", "from then on").
@@ -203,8 +204,21 @@ _POINTS_BACK_BOUND = re.compile(
 _BOUND_WORDS = 12
 
 
+# Or when the speaker is back from what the sentence before named: "Back on the 22nd.", "I'll
+# be back by Sunday.", "returning the 3rd".
+_BACK_BY = re.compile(
+    r"^\W*(?:(?:and|but|so)\s+)?(?:(?:i['’]ll\s+be|i\s+will\s+be|i['’]m|we['’]ll\s+be|we\s+will\s+be|"
+    r"we['’]re|should\s+be)\s+)?(?:back(?:\s+home)?|home\s+again|returning|flying\s+back|coming\s+back)"
+    r"\s+(?:on|by|the|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b",
+    re.IGNORECASE,
+)
+
+
 def bound_only(text: str) -> bool:
-    """The sentence only says how long the one before it lasts ("It runs for ten days.")."""
+    """The sentence only says how long the one before it lasts ("It runs for ten days.") or
+    when the speaker is back from it ("Back on the 22nd.")."""
+    if _BACK_BY.match(text) is not None and len(re.findall(r"[^\W_]+", text)) <= _BOUND_WORDS:
+        return _BACK_ON.search(text) is not None
     return (
         _POINTS_BACK_BOUND.match(text) is not None
         and len(re.findall(r"[^\W_]+", text)) <= _BOUND_WORDS

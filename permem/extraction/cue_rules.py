@@ -4,8 +4,8 @@ splits messages into sentences and asks these rules of each).
 `_user_cues` reads what a sentence of the user's own says (first person with a durable verb,
 standing instructions, remember requests, plans, corrections, third parties, choices, beliefs,
 hypotheticals, retractions, a topic); `_worth_parsing` decides from those cues whether the
-sentence can carry durable, personal content, and `_plainly_not_a_claim` drops the questions,
-tasks and pleasantries cheaply first.
+sentence can carry durable, personal content, and `no_claim.plainly_not_a_claim` drops the
+questions, tasks and pleasantries cheaply first.
 """
 
 from __future__ import annotations
@@ -20,13 +20,14 @@ from permem.extraction.directives import standing_directive
 from permem.extraction.for_whom import ForWhom, claim_for_whom
 from permem.extraction.kept_dates import kept_date
 from permem.extraction.labels import described_here, labelled_statement, said_of
+from permem.extraction.no_claim import FORMAT_TOPICS, MINE_SAID_OF_IT, POLITE, remember_only
 from permem.extraction.prefilter import guard_patterns
 from permem.extraction.sensitive import PERSONAL, SPECIAL
 from permem.extraction.sent_rules import ASKED_OUTPUT, OUTPUT_RULE, asks_to_keep
-from permem.extraction.stays import away_for_a_while, taken_on_for_a_while
+from permem.extraction.stays import HOME_PLACE, away_for_a_while, taken_on_for_a_while
 from permem.records import DEFAULT_PURPOSE, Message
 from permem.temporal import has_bound, has_window
-from permem.temporal_phrases import _MONTH_RE, _WEEKDAY_RE
+from permem.temporal_phrases import _MONTH_RE, _ONE_DAY, _WEEKDAY_RE
 
 
 class Cue(StrEnum):
@@ -100,30 +101,6 @@ _FOR_ME_STANDING = re.compile(
 )
 
 
-# Where the speaker lives, by form: "I'm in Bergen", "we're in Ghent, east side", "living in
-# Leeds", "relocating there", "home's Oslo" (a place name: capitalised; "I'm in love" is not).
-_HOME_PLACE = re.compile(
-    r"\b(?i:i'm|i\s+am|im|we're|we\s+are|i've\s+been|we've\s+been)\s+(?i:in|living\s+in|based\s+in)\s+"
-    r"(?:the\s+)?[A-Z][\w'-]+\b(?!\s+(?:time|mode|love|charge|trouble))|"
-    r"\b(?i:live|living|lives|move|moving|moved|relocat\w+|settl\w+|based)\s+(?i:in|to|there|here)\b"
-    # Not a time: "the roundup moved to the evening".
-    r"(?!\s+(?i:the\s+)?(?i:morning|afternoon|evening|night|weekend|lunchtime|\d|next|later|earlier|"
-    r"mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?))|"
-    r"\b(?i:home(?:'s|\s+is)|home\s+base\s+is|home,?\s+for\s+(?:me|us),?\s+is)\s+[A-Z]|"
-    r"\b[A-Z][\w'-]+\s+(?i:is\s+(?:home|where\s+i\s+live))\b|"
-    r"\b(?i:i'm|i\s+am|we're|we\s+are)\s+[A-Z][\w]+-(?i:based)\b|"
-    # A stay elsewhere is where the user is for its span: "house-sitting for my cousin in
-    # Bergen", "minding my sister's place in Ghent", "staying with friends in Lyon".
-    # "spending August at my in-laws' in Cork", "I'll be at my sister's in Ghent", "working
-    # from our Madrid office".
-    r"\b(?i:(?:house|flat|pet|cat|dog|plant)-?sitting|minding|looking\s+after|staying|"
-    r"spending|renting|borrowing|(?:i['’]ll|i\s+will|we['’]ll|we\s+will)\s+be\s+(?:at|in|with)|"
-    # "I'm at my gran's in Cork", "we're at a friend's place in Nice": at someone's home.
-    r"(?:i['’]m|i\s+am|we['’]re|we\s+are)\s+(?:at|with)\s+(?:my|our|a|an|some)\s+(?:[\w-]+(?:['’]s?|s['’])|"
-    r"in-laws|folks|parents|grandparents))"
-    r"\b[^.!?]{0,40}?\b(?i:in)\s+[A-Z][\w'-]+|"
-    r"\b(?i:working\s+(?:from|out\s+of)\s+(?:our|the|my))\s+[A-Z][\w'-]+"
-)
 # What a part of the week is for: "saturday mornings are for the market", "weekends are
 # for the allotment", "Friday nights are pizza night". The speaker's routine, said bare.
 _ROUTINE = re.compile(
@@ -314,7 +291,7 @@ def _user_cues(
         # context carries the referent (permem.extraction.context).
         cues.add(Cue.ELLIPTICAL)
     topic = next((name for name, p in lx.TOPICS.items() if p.search(text)), None)
-    if topic is None and (_HOME_PLACE.search(text) or away_for_a_while(text, message.ts)):
+    if topic is None and (HOME_PLACE.search(text) or away_for_a_while(text, message.ts)):
         topic = "home"
     if _ROUTINE.match(text):
         cues.add(Cue.ROUTINE)
@@ -323,6 +300,10 @@ def _user_cues(
     if diet_rule(text):
         cues.add(Cue.DIET_RULE)
         topic = topic or "diet"
+    if topic in FORMAT_TOPICS and lx.PIECE_NEEDS.search(text):
+        cues.add(Cue.ONE_OFF)  # "the US grant bid needs 'color', American style"
+    if topic in FORMAT_TOPICS and POLITE.search(text) and "?" not in text:
+        cues.add(Cue.INSTRUCTION)  # "Short answers please", "metric for me"
     return cues, topic
 
 
@@ -343,13 +324,33 @@ def _personal_data(text: str) -> bool:
     return any(p.search(text) for p in (*SPECIAL.values(), *PERSONAL.values()))
 
 
+# Agreeing to what was said names nothing: "That's fine by me", "sounds good for me".
+_AGREEMENT = re.compile(r"^\W*(?:that|this|it|all|sounds|either|both|works)\b", re.IGNORECASE)
+_RULE_SAID = re.compile(r"\b(?:it['’]s|must|always|has\s+to|have\s+to|goes?|go)\b|:", re.I)
+_CHANGE_TO = re.compile(
+    r"\b(?:changes?|changing|moves?|moving|switch(?:es)?|switching|goes|comes?)\s+(?:over\s+)?"
+    r"(?:to|from)\b",
+    re.IGNORECASE,
+)
+
+
 def _worth_parsing(
     text: str, cues: set[Cue], topic: str | None, message: Message | None = None
 ) -> bool:
     if len(_WORD.findall(text)) < 2 or lx.PLEASANTRY.match(text):
         return False
+    if Cue.ONE_OFF in cues and topic in FORMAT_TOPICS:
+        # "Write the email to my boss in German": a task's own format, for its session only.
+        return True
     if _is_request(text, cues):
         return False
+    if (
+        Cue.FIRST_PERSON in cues
+        and "?" not in text
+        and MINE_SAID_OF_IT.search(text)
+        and not _AGREEMENT.match(text)
+    ):
+        return True  # "Jazz is my music", "early appointments suit me best"
     if (
         lx.TASK_OPENER.match(text)
         and not lx.STANDING_INSTRUCTION.search(text)
@@ -369,11 +370,36 @@ def _worth_parsing(
     speaker = Cue.FIRST_PERSON in cues or Cue.ELLIPTICAL in cues
     if speaker and not cues & {Cue.HEDGE, Cue.BELIEF, Cue.PAST} and taken_on_for_a_while(text):
         return True
+    # "Between the 5th and the 12th I'm stuck in Frankfurt": where the speaker is for a window.
+    if (
+        message is not None
+        and topic == "home"
+        and "?" not in text
+        and not cues & {Cue.HEDGE, Cue.BELIEF}
+        and away_for_a_while(text, message.ts)
+    ):
+        return True
+    # "Our energy supplier changes to EDF on 12 July", "after the 15th, yoga moves to Thursday
+    # mornings": a dated change of what the speaker has or does.
+    if (
+        (Cue.FIRST_PERSON in cues or topic is not None)
+        and _CHANGE_TO.search(text)
+        and "?" not in text
+        and (has_bound(text) or _ONE_DAY.search(text))
+    ):
+        return True
     # "Pavel's birthday is actually November 19": a date of someone close, to keep.
     if Cue.KEPT_DATE in cues:
         return True
     # "Shared dinners need to be vegan": a rule for what the speaker shares with others.
     if claim_for_whom(text) is ForWhom.SHARED and lx.CONSTRAINT.search(text):
+        return True
+    # "For the team it's economy under five hours": a rule for what the speaker does for others.
+    if (
+        claim_for_whom(text) is ForWhom.OTHERS
+        and "?" not in text
+        and (lx.CONSTRAINT.search(text) or _RULE_SAID.search(text))
+    ):
         return True
     # "That's why I eat dinner early": a consequence the speaker draws for their own conduct.
     if Cue.FIRST_PERSON in cues and modality.own_conduct(text):
@@ -423,16 +449,16 @@ def _worth_parsing(
         return True
     # "During Mercury retrograde I hold off on any contract, please remember": asked to be
     # remembered, about the speaker.
-    if Cue.REMEMBER_REQUEST in cues and Cue.FIRST_PERSON in cues and not _remember_only(text):
+    if Cue.REMEMBER_REQUEST in cues and Cue.FIRST_PERSON in cues and not remember_only(text):
         return True
     # A one-off exception is kept for its session, so it must be seen to be kept apart.
     if Cue.ONE_OFF in cues:
         return True
-    if Cue.LANGUAGE in cues and re.search(r"\b(?:please|pls|plz|stp|for me|only)\b", text, re.I):
+    if Cue.LANGUAGE in cues and POLITE.search(text):
         return True
     # "Porto Alegre is home", "home for us is Recife": where the speaker lives, said as a
     # statement of the place.
-    if topic == "home" and _HOME_PLACE.search(text) and "?" not in text:
+    if topic == "home" and HOME_PLACE.search(text) and "?" not in text:
         return True
     # "Seafood's back in my life", "still not touching red meat": a diet, said without an "I".
     if Cue.DIET_RULE in cues or Cue.ROUTINE in cues:
@@ -457,40 +483,6 @@ def _worth_parsing(
         return True
     # Inside a project or workspace, plain statements describe that project.
     return Cue.SCOPE_FACT in cues and len(_WORD.findall(text)) >= 4 and "?" not in text
-
-
-def _plainly_not_a_claim(text: str) -> bool:
-    """Cheap checks first: most sentences are questions, tasks or pleasantries."""
-    if len(_WORD.findall(text)) < 2 or lx.PLEASANTRY.match(text):
-        return True
-    if text.rstrip().endswith("?") and lx.REQUEST_OPENERS.match(text) and not asks_to_keep(text):
-        return True
-    return (
-        lx.TASK_OPENER.match(text) is not None
-        and not lx.STANDING_INSTRUCTION.search(text)
-        and not standing_directive(text)
-    )
-
-
-def _one_off_only(text: str) -> bool:
-    """ "A one-off.", "One-time thing!": the sentence only says that what the message said
-    before it happened once; it carries no claim of its own."""
-    found = lx.ONE_OFF.search(text)
-    if found is None:
-        return False
-    rest = f"{text[: found.start()]} {text[found.end() :]}"
-    rest = re.sub(r"\b(?:a|an|just|it|it's|its|was|that|this|thing|really|only|totally|lol)\b",
-                  " ", rest, flags=re.I)  # fmt: skip
-    return len(_WORD.findall(rest)) == 0
-
-
-def _remember_only(text: str) -> bool:
-    """ "Please remember that." carries no claim of its own."""
-    rest = lx.REMEMBER_REQUEST.sub(" ", text)
-    rest = re.sub(
-        r"\b(?:please|pls|that|this|it|and|so|for|me|ok|okay|thanks)\b", " ", rest, flags=re.I
-    )
-    return len(_WORD.findall(rest)) == 0
 
 
 # Last, so that what imports these names gets them guarded (permem.extraction.prefilter).

@@ -25,17 +25,16 @@ from permem.extraction import lexicon as lx
 from permem.extraction.context import bound_only, sentence_around
 from permem.extraction.cue_rules import (
     Cue,
-    _one_off_only,
-    _plainly_not_a_claim,
-    _remember_only,
     _user_cues,
     _worth_parsing,
 )
 from permem.extraction.kept_dates import without_kept_dates
+from permem.extraction.no_claim import one_off_only, plainly_not_a_claim, remember_only
 from permem.extraction.prefilter import guard_patterns
+from permem.extraction.stays import away_for_a_while, stay_bounded_after
 from permem.records import Message, Role
 from permem.temporal import has_window
-from permem.temporal_phrases import _ONE_DAY
+from permem.temporal_phrases import _ONE_DAY, MONTH_PART
 
 __all__ = ["Cue", "SentenceCue", "select", "select_many", "sentences"]
 
@@ -66,7 +65,8 @@ _CLAUSE_BREAK = re.compile(
     # statements, and the day belongs to the second only.
     r"today|tonight|tomorrow|(?:this|next|on|from|until|till)\s+[\w-]+(?:\s+\d{1,2}\w*)?)"
     r"\s*,?\s+)?"
-    r"(?:i|i'm|im|i've|i'd|i am|i was|my)\b)",
+    # Not a subject said with another ("the kids and I are at my mum's").
+    r"(?:i(?!\s+(?:are|were|have|both)\b)|i'm|im|i've|i'd|i am|i was|my)\b)",
     re.IGNORECASE,
 )
 
@@ -103,7 +103,7 @@ def _adverbial(piece: str) -> bool:
     if _FOR_WHOM_LEAD.fullmatch(piece.strip(" \t,;:-—")):
         return True
     return (
-        has_window(piece)
+        (has_window(piece) or MONTH_PART.search(piece) is not None)
         and lx.FIRST_PERSON.search(piece) is None
         and len(_WORDS.findall(piece)) <= _ADVERBIAL_WORDS
     )
@@ -230,7 +230,7 @@ def _quoted(message: Message, start: int, end: int) -> SentenceCue | None:
     )
     if instruction_like:
         return SentenceCue(message, start, end, frozenset({Cue.QUOTED, Cue.PLANTED}), None, None)
-    if _plainly_not_a_claim(text):
+    if plainly_not_a_claim(text):
         return None
     user_cues, topic = _user_cues(message, text, remember=False)
     if not _worth_parsing(text, user_cues, topic):
@@ -331,7 +331,7 @@ def select(message: Message, holder: frozenset[str] = frozenset()) -> list[Sente
     asked = False  # the sentence before this one asked a question
     owned = False  # a mistake owned before ("Wait, I mixed them up."): what follows corrects
     whole: dict[tuple[int, int], _SentenceSays] = {}  # what each whole sentence says, by its span
-    for start, end, is_quoted in spans:
+    for i, (start, end, is_quoted) in enumerate(spans):
         follows_question, asked = (
             asked,
             not is_quoted and bool(_ASKS.search(message.text[start:end])),
@@ -350,14 +350,18 @@ def select(message: Message, holder: frozenset[str] = frozenset()) -> list[Sente
         ):
             # "Starting the 15th I'm doing a juice cleanse. It runs for ten days.": a sentence
             # that only bounds the one before it belongs to its claim.
-            selected[-1] = replace(selected[-1], end=end)
+            last = selected[-1]
+            # Bounded, a trip is a stay ("I'm off to Lisbon on Friday. Back by the 30th.").
+            both = message.text[last.start : end]
+            trip = last.topic is None and away_for_a_while(both, message.ts)
+            selected[-1] = replace(last, end=end, topic="home" if trip else last.topic)
             continue
         prefix = lx.DISCOURSE_PREFIX.match(text)
         core = text[prefix.end() :] if prefix and prefix.end() < len(text) else text
         # A remember request covers its own sentence; "Please remember that." on its own
         # covers the sentence before it, and nothing else of the message.
         remember = lx.REMEMBER_REQUEST.search(core) is not None
-        if remember and _remember_only(core):
+        if remember and remember_only(core):
             if selected and selected[-1].end <= start and Cue.QUOTED not in selected[-1].cues:
                 last = selected[-1]
                 selected[-1] = SentenceCue(
@@ -365,7 +369,7 @@ def select(message: Message, holder: frozenset[str] = frozenset()) -> list[Sente
                     last.topic, last.relation,
                 )  # fmt: skip
             continue
-        if _one_off_only(core):
+        if one_off_only(core):
             # "I had some of the lamb at the wedding. A one-off.": what the message said before
             # happened once.
             selected = _marked(selected, Cue.ONE_OFF)
@@ -375,7 +379,7 @@ def select(message: Message, holder: frozenset[str] = frozenset()) -> list[Sente
             # before it and claims nothing itself.
             selected = _marked(selected, Cue.HEDGE)
             continue
-        if _plainly_not_a_claim(core):
+        if plainly_not_a_claim(core):
             owned = owned or modality.withdrawn(text)  # "Ugh, wrong person."
             continue
         cues, topic = _user_cues(message, core, remember, holder)
@@ -435,6 +439,10 @@ def select(message: Message, holder: frozenset[str] = frozenset()) -> list[Sente
             believed = lx.BELIEF.search(clause) is not None
             if modality.own_conduct(clause if believed else own):
                 cues.add(Cue.OWN_CONDUCT)
+        after = spans[i + 1] if i + 1 < len(spans) and not spans[i + 1][2] else None
+        bound = message.text[after[0] : after[1]] if after else ""
+        if topic is None and (bounded := stay_bounded_after(core, bound, message.ts)):
+            core, topic = bounded, "home"  # "I'm off to Lisbon on Friday. Back by the 30th."
         if not _worth_parsing(core, cues, topic, message):
             continue
         relation_match = lx.THIRD_PARTY_SUBJECT.search(text)

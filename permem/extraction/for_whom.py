@@ -57,6 +57,18 @@ _CLAIM_FOR = re.compile(
     rf"clients|colleagues|(?:my|our)\s+(?:{_RELATION})|(?!me\b|myself\b)[A-Z][\w'-]+)\b",
     re.IGNORECASE,
 )
+# A rule opened on whom it is for, with no act named: "For the team it's economy", "bookings I
+# make for the team go through Concur", "for other people's travel: economy".
+_OTHERS_WORDS = (
+    r"(?:the\s+team|my\s+team|colleagues|others|other\s+people(?:['’]s)?|clients|guests|"
+    r"anyone\s+else|everyone\s+else|staff|my\s+staff|the\s+office)"
+)
+_CLAIM_FOR_OTHERS = re.compile(
+    rf"^\W*(?:and\s+)?for\s+(?:all\s+)?{_OTHERS_WORDS}\b|"
+    r"\b(?:bookings?|trips?|travel|flights?|orders?|reservations?)\s+(?:(?:i|we)\s+(?:make|book|"
+    rf"arrange|do|handle)\s+)?for\s+{_OTHERS_WORDS}\b",
+    re.IGNORECASE,
+)
 _GROUP_WORDS = re.compile(rf"^{_GROUP}$", re.IGNORECASE)
 # A rule for what the user shares: "shared dinners need to be vegan", "our family meals".
 _CLAIM_SHARED = re.compile(
@@ -104,7 +116,7 @@ def claim_for_whom(claim: str) -> ForWhom:
         return ForWhom.SELF
     found = _CLAIM_FOR.search(claim)
     if found is None:
-        if _CLAIM_NAMED_OTHER.search(claim):
+        if _CLAIM_NAMED_OTHER.search(claim) or _CLAIM_FOR_OTHERS.search(claim):
             return ForWhom.OTHERS
         return ForWhom.SHARED if _CLAIM_SHARED.search(claim) else ForWhom.ANY
     return ForWhom.SHARED if _GROUP_WORDS.match(found.group("whom")) else ForWhom.OTHERS
@@ -129,7 +141,32 @@ def names_others(claim: str) -> bool:
     return _NAMES_OTHERS.search(claim) is not None
 
 
-def serves(claim: ForWhom, kind: Kind, request: ForWhom, *, names_other: bool = False) -> bool:
+# The user's own way of doing something, said of themselves alone: "I always go for the
+# window", "my personal preference is an early departure", "I always fly carry-on only" (not
+# "I bill Harbourline at the end", which names whom it is for, nor "... for mine").
+_OWN_WAY = re.compile(
+    r"^\W*(?:(?:me|personally|myself)\W+)?(?:i|i['’]m|my)\b[^.;!?]{0,20}?\b(?:always|never|"
+    r"usually|prefer(?:s|red|ence)?|like|love|hate|go\s+for|grab|sit|pick|choose)\b",
+    re.IGNORECASE,
+)
+_SOMEONE = re.compile(
+    r"(?<=\w\s)(?-i:[A-Z])[\w'-]+|\b(?:mine|them|him|her|they|kids|children|everyone|anyone|"
+    r"others|team|guests?|clients?)\b",
+    re.IGNORECASE,
+)
+
+
+def own_way(claim: str) -> bool:
+    """The claim tells how the user themselves likes things done, naming no one else: like a
+    taste, it is not for a request made only for someone else."""
+    return _OWN_WAY.search(claim) is not None and not (
+        names_others(claim) or _SOMEONE.search(claim)
+    )
+
+
+def serves(
+    claim: ForWhom, kind: Kind, request: ForWhom, *, names_other: bool = False, own: bool = False
+) -> bool:
     """Whether a claim for `claim` (of `kind`) may be used for a request for `request`. A
     reading for no request in particular (`request` ANY: the synthesized profile) uses every
     claim, whomever it is for. A request for the user alone, said so ("a dinner just for me"),
@@ -143,11 +180,12 @@ def serves(claim: ForWhom, kind: Kind, request: ForWhom, *, names_other: bool = 
         return request in (ForWhom.SELF, ForWhom.ALONE)
     if claim in (ForWhom.OTHERS, ForWhom.SHARED):
         return request not in (ForWhom.SELF, ForWhom.ALONE)
-    # The user's own tastes are theirs: a request only for someone else does not use them.
-    return not (request is ForWhom.OTHERS and kind is Kind.PREFERENCE)
+    # The user's own tastes are theirs: a request only for someone else does not use them,
+    # nor how the user likes their own things done (`own`: `own_way`).
+    return not (request is ForWhom.OTHERS and (kind is Kind.PREFERENCE or own))
 
 
-__all__ = ["ForWhom", "claim_for_whom", "names_others", "request_for_whom", "serves"]
+__all__ = ["ForWhom", "claim_for_whom", "names_others", "own_way", "request_for_whom", "serves"]
 
 
 # Last, so that what imports these names gets them guarded (permem.extraction.prefilter).

@@ -35,6 +35,7 @@ from permem.extraction.lexicon_time import INTENTION as INTENTION
 from permem.extraction.lexicon_time import ONE_OFF as ONE_OFF
 from permem.extraction.lexicon_time import PAST_EVENT as PAST_EVENT
 from permem.extraction.lexicon_time import PAST_HABIT as PAST_HABIT
+from permem.extraction.lexicon_time import PIECE_NEEDS as PIECE_NEEDS
 from permem.extraction.lexicon_time import PLAN as PLAN
 from permem.extraction.lexicon_time import STANDING as STANDING
 from permem.extraction.lexicon_time import STILL_SO as STILL_SO
@@ -405,7 +406,9 @@ TASK_OPENER = re.compile(
     r"(?:write|draft|translate|summari[sz]e|make|help|suggest|give|create|generate|plan|book|"
     r"find|list|compare|explain|describe|rewrite|edit|proofread|check|fix|calculate|recommend|"
     r"tell|send|put together|come up with|brainstorm|outline|design|draw|convert|turn|add|"
-    r"remove|schedule|organi[sz]e|prepare|review|analy[sz]e|look up|search|get|read|play)\b",
+    r"remove|schedule|organi[sz]e|prepare|review|analy[sz]e|look up|search|get|read|play)\b"
+    # A label, not an order: "Plan: from the 12th I'm in Ghent", "Schedule note: ...".
+    r"(?!\s*(?:note\s*)?[:\-–—])",
     re.IGNORECASE,
 )
 

@@ -25,8 +25,19 @@ TOPICS = categories(
             "english", "french", "français", "spanish", "español", "german", "deutsch",
             "italian", "portuguese", "dutch", "polish", "japanese", "chinese",
         ),
-        "units": ("metric", "imperial", "celsius", "fahrenheit", "miles", "kilometres"),
-        "spelling": ("british spelling", "american spelling", "uk spelling", "us spelling"),
+        "units": (
+            "metric", "imperial", "celsius", "fahrenheit", "miles", "kilometres",
+            # Amounts given in a unit: "keep it in cups and ounces", "convert it to grams".
+            r"(?:it|them|everything|amounts|quantities|measurements|measures|recipes?|ingredients|"
+            r"weights?|temperatures?|distances?|heights?)\s+"
+            r"(?:in|into|to)\s+(?:cups|ounces|oz|grams|pounds|lbs|kilos|kilograms|kg|feet|inches|"
+            r"metres|meters|litres|liters|gallons|centimet(?:re|er)s|stone)",
+        ),
+        "spelling": (
+            "british spelling", "american spelling", "uk spelling", "us spelling",
+            # "'color' and 'organize', American style", "UK English please".
+            r"(?:british|american|uk|us|canadian|australian)\s+(?:style|english|spellings?)",
+        ),
         "home": (
             "live in", "living in", "lives in",
             # Not a time: "the roundup moved to the evening".
@@ -60,7 +71,7 @@ _LENGTH = (
 TOPICS["reply_format"] = re.compile(
     rf"\b(?:{_LENGTH}\s+(?:\w+\s+){{0,2}}{_REPLY}|{_REPLY}\s+(?:\w+\s+){{0,3}}{_LENGTH}|"
     rf"keep\s+(?:it|them|things)\s+{_LENGTH}|bullet(?:s|ed|\s+points?|\s+lists?)|"
-    r"(?:full|flowing|proper|whole)\s+(?:\w+\s+)?(?:paragraphs|sentences|prose)|"
+    r"(?:full|flowing|proper|whole|prose)\s+(?:\w+\s+)?(?:paragraphs|sentences|prose)|(?:as|in)\s+prose|"
     r"numbered\s+lists?|tl;?dr)\b",
     re.IGNORECASE,
 )

@@ -15,7 +15,7 @@ _PIECE = (
     r"question|request|recipe|meal|dinner|lunch|party|event|presentation|slide|deck|talk|poem|"
     r"story|summary|translation|cover\s+letter|caption|tweet|review|list|menu|itinerary|"
     r"quote|estimate|invoice|proposal|memo|announcement|newsletter|article|chapter|exam|test|"
-    r"assignment|interview|call|meeting)"
+    r"assignment|interview|call|meeting|cv|resume|résumé)"
 )
 # A piece of writing, of the pieces above: what "in it" points back to.
 _DOCUMENT = (
@@ -59,6 +59,7 @@ ONE_OFF = words(
     rf"^\W*(?:(?:so|and|ok|also|one\s+thing)\W+)?(?:the|my|our)\s+(?:[\w-]+\s+)?{_DOCUMENT}\s+(?:to|for)\s+"
     r"[^,.;!?]{1,30}?\s+"
     r"(?:needs|has\s+to|must|should)\b",
+
     rf"\b(?:this|that|the)\s+(?:[\w-]+\s+){{0,2}}?{_DOCUMENT}\b[^.!?]{{0,60}}?\b(?:in|for|throughout)\s+"
     r"(?:it|this\s+one)(?=\s*[.!,;]|\s*$)",
     # An order to make one piece for someone: "draft my reply to the letting agency in
@@ -67,6 +68,10 @@ ONE_OFF = words(
     rf"^\W*(?:(?:please|pls|can\s+you|could\s+you|now|ok|so)\W+)*(?:write|draft|compose|prepare|do|"
     rf"redo|translate|rewrite|edit|proofread|polish|put\s+together)\s+(?:me\s+|us\s+)?(?:a|an|my|the|"
     rf"this|that)\s+(?:[\w-]+\s+){{0,2}}?{_DOCUMENT}\s+(?:to|for)\b",
+    # An order on this one piece: "format this report as prose paragraphs", "put this text
+    # message into Polish", "do the slides in English".
+    rf"^\W*(?:(?:please|pls|can\s+you|could\s+you|now|ok|so)\W+)*[a-z]+\s+(?:this|that|the)\s+"
+    rf"(?:[\w-]+\s+){{0,2}}?{_DOCUMENT}\s+(?:as|in|into|with|using)\b",
     # Any form of the verb: "made an exception at the wedding", "I'm making one exception".
     r"(?:make|makes|made|making)\s+(?:an|one|a\s+small|a\s+little)\s+exception",
     "an exception this time", "special occasion",
@@ -77,6 +82,14 @@ ONE_OFF = words(
     "it's for my", "it is for my", "shopping for my", "buying for my", "for someone else",
     "on behalf of",
 )  # fmt: skip
+
+# One piece named first with what it needs: "One thing: the US grant bid needs 'color' and
+# 'organize'" (a one-off when what it needs is a format: `cue_rules`).
+PIECE_NEEDS = re.compile(
+    rf"^\W*(?:(?:so|and|ok|also|one\s+thing|oh)\W+)?(?:the|my|our)\s+(?:[\w-]+\s+){{0,2}}?{_PIECE}\s+"
+    r"(?:needs|has\s+to|must|should)\b",
+    re.IGNORECASE,
+)
 
 HEDGE = words(
     "hoping", "hope to", "would like to", "i'd like to", "wish", "dreaming of", "hopefully",

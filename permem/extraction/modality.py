@@ -178,7 +178,9 @@ RETRACTION = re.compile(
     r"(?:gone|went|going)\s+off\s+(?:it|that|them|the)\b|not\s+into\s+(?:it|that|them)\s+anymore|"
     r"\bi(?:'ve|\s+have)?\s+(?:stopped|quit|given\s+up|dropped)\b|gave\s+up\b|"
     r"not\s+(?:true|the\s+case)\s+anymore|ignore\s+what\s+i\s+said|"
-    r"(?:i'm|i\s+am|im)\s+(?:so\s+)?(?:over|done\s+with|sick\s+of|tired\s+of|off)\s+\w+|"
+    r"(?:i'm|i\s+am|im)\s+(?:so\s+)?(?:over(?!\s+(?:in|at|to|there|here)\b)|done\s+with|sick\s+of|"
+    # Not going: "I'm off to Lisbon on Friday".
+    r"tired\s+of|off(?!\s+(?:to|on|for|out|home|again|from|until|till|work|sick|duty)\b))\s+\w+|"
     r"(?:switched|swapped|changed|moved)\s+(?:over\s+)?(?:to|from)\b|replaced\s+(?:it|my|the|them)\b|"
     r"traded\s+(?:it|my|the)\b|who\s+was\s+i\s+kidding|fell\s+off\s+the\s+wagon|"
     # A mix-up owned and a thing given back: "I muddled the birthdays", "I had the birthdays
@@ -197,7 +199,7 @@ RETRACTION = re.compile(
     r"whoops|correction|typo)\b|"
     r"that's\s+(?:wrong|outdated|old\s+news)|i\s+(?:meant|mean)\b|make\s+that\b|"
     r"not\s+a\s+fan\b[^.!?]{0,40}\b(?:anymore|any\s+more|these\s+days|now|lately)\b|"
-    r"(?:gone|went|going)\s+downhill|instead\s+of\b|"
+    r"(?:gone|went|going)\s+downhill|instead\s+of\b|rather\s+than\b|"
     r"\b(?:died|broke(?:\s+down)?|got\s+stolen|was\s+stolen|gave\s+out|packed\s+up|is\s+dead)\b|"
     # Leaving a state behind: "I left the bakery", "the flat is handed back", "moved out of".
     r"\b(?:i|we)\s+(?:(?:just|finally|recently)\s+)?(?:left|resigned\s+from|retired\s+from|"

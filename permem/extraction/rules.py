@@ -23,6 +23,7 @@ from permem.extraction import lexicon as lx
 from permem.extraction.context import CLAUSE_STOP, Conversations, antecedent
 from permem.extraction.cues import Cue, SentenceCue, select_many
 from permem.extraction.directives import standing_directive
+from permem.extraction.for_whom import ForWhom, claim_for_whom
 from permem.extraction.speakers import attribute, helped_holders
 from permem.extraction.world_claims import world_claim
 from permem.nlp import parse
@@ -391,7 +392,11 @@ class RuleExtractor:
             # The sentence is about something else ("the Great Wall is ..."): keep it only
             # when it still concerns the speaker or their project.
             concerns_speaker = (
-                Cue.FIRST_PERSON in cues or Cue.SCOPE_FACT in cues or Cue.INSTRUCTION in cues
+                Cue.FIRST_PERSON in cues
+                or Cue.SCOPE_FACT in cues
+                or Cue.INSTRUCTION in cues
+                # "For the team it's economy under five hours": the speaker's rule for others.
+                or claim_for_whom(sentence.text) is ForWhom.OTHERS
             )
             if not (
                 concerns_speaker

@@ -237,7 +237,10 @@ PERSONAL = categories(
             "girlfriend", "boyfriend", "partner", "dating", "separated", "fiance", "fiancé",
             "my ex", "post-divorce", "divorce", "breakup", "break-up", "spouse", "honeymoon",
         ),
-        "age": (r"\d{1,2}\s*(?:years?|yrs?|y/?o)(?:\s*old)?", r"\d{2}-year-old", r"i'm\s+\d{2}",
+        # An age, not a length of time: "I'm 34", "a 40-year-old", "12 years old", not "I've
+        # been here 12 years".
+        "age": (r"\d{1,2}\s*(?:years?|yrs?)\s*old", r"\d{1,2}\s*y/?o\b", r"\d{2}-year-old",
+                r"i'm\s+\d{2}", r"aged\s+\d{1,2}",
                 r"i am\s+\d{2}", "my age", "year old", "years old", r"turned \d{2}",
                 "in my (?:twenties|thirties|forties|fifties|sixties|20s|30s|40s|50s|60s)",
                 "retired", "teenager"),

@@ -285,11 +285,17 @@ def holder_names(account: str) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(p for p in parts if len(p) >= 2), frozenset(p for p in parts if len(p) == 1)
 
 
+_DESCRIBED_BY_PLACE = re.compile(r"[-'’](?:based|born|bred|raised|ish|like|side|area|way)$")
+
+
 def _is_name(word: str, *, strict: bool) -> bool:
     """A word that can be a person's given name here: not a function or calendar word, and
     (when `strict`) written with a capital."""
     lower = word.casefold()
     if len(lower) < 2 or lower in STOP_WORDS or lower in _NOT_NAMES:
+        return False
+    # "I'm London-based", "I'm Brooklyn-born": a place made into a description, no name.
+    if _DESCRIBED_BY_PLACE.search(lower):
         return False
     return word[:1].isupper() or not strict
 
@@ -321,6 +327,9 @@ def _intro(fragment: _Fragment, first: bool) -> _Intro | None:
         first, named is not None, intro is not None and not i_am and bool(post), bool(post),
         i_am,
     )  # fmt: skip
+
+
+_ARRIVAL_WORDS = 6
 
 
 def _strong(text: str) -> bool:
@@ -393,6 +402,10 @@ def _read(message: Message, known_holder: set[str], words: Container[str]) -> _S
     if visiting is not None:
         # "Hello, we're visiting for the week and staying at this place".
         strong.append(_Fragment(*visiting, message.text[visiting[0] : visiting[1]]))
+        before = message.text[: visiting[0]]
+        if 0 < len(before.split()) <= _ARRIVAL_WORDS:
+            # "Just got in! We booked the apartment for three nights.": the visitors' arrival.
+            strong.append(_Fragment(0, visiting[0], before))
     signed = _SIGN_OFF.search(message.text)
     if signed is not None and _is_name(signed.group("name"), strict=True):
         note = signed.group("note")

@@ -73,7 +73,7 @@ _HERE_PLACE = re.compile(
 # on holiday in the flat", "the family who checked into the villa today"); a family or group
 # named as here ("The Fischer family here"); a party from a numbered room ("it's the couple
 # from room 3"). "The flat in Lisbon" is a place of the holder's trip; "our flat" theirs.
-_ROOM = r"(?:room|unit|suite)\s+\d+\w?\b"
+_ROOM = r"(?:room|unit|suite|flat|apartment|apt|cabin|chalet|lodge|cottage)\s+\d+\w?\b"
 _HOSTS_PLACE = (
     rf"(?:(?:your|this)\s+(?:[^\W\d_]+\s+){{0,2}}{_LODGING}\b|{_ROOM}|(?:the\s+)?airbnb\b)"
 )
@@ -106,12 +106,22 @@ _PARTY_STAY = re.compile(
     rf"\b(?:guests?|visitors?|renters?|holidaymakers?)\s+(?:staying\s+)?(?:in|at|from)\s+{_LODGING_REF}|"
     r"\b(?:it['’]?s|we['’]?re|we\s+are|this\s+is|hi\s+from|hello\s+from)\s+the\s+(?:\w+\s+)?"
     r"(?:couple|family|group|party|guests?|visitors?|people|folks)\s+(?:from|in|at)\s+"
-    rf"{_LODGING_REF}",
+    rf"{_LODGING_REF}|"
+    # A party said without "we": "Family of four staying at your cottage till Sunday".
+    r"\b(?:family|couple|group|party|guests?|visitors?)\s+(?:of\s+\w+\s+)?(?:staying|stopping|"
+    rf"here)\s+(?:\w+\s+){{0,3}}?(?:(?:in|at)\s+)?{_HOSTS_PLACE}|"
+    # A household by its surname: "we're the Kowalskis in flat 2 for the week".
+    r"\bwe(?:['’]re|\s+are)\s+the\s+(?-i:[A-Z])[\w'-]+s\s+(?:in|at|from)\s+"
+    rf"{_HOSTS_PLACE}|"
+    # Thanking the host for the stay: "thanks for the lovely flat!", "thank you for having us".
+    r"\bthanks?(?:\s+you)?(?:\s+so\s+much)?\s+for\s+(?:having\s+us|hosting\s+us|the\s+(?:\w+\s+){0,2}?"
+    rf"(?:{_LODGING}|stay|welcome\s+(?:pack|basket|note|hamper))(?=\s*(?:[.!,;]|$|and\b)))|"
+    r"^\W*(?:(?:hi|hey|hello)\W+)?(?:just\s+)?checked\s+in\b",
     re.IGNORECASE,
 )
 _TOLD_STAY = re.compile(r"\b(?:stayed|visited|last\s+(?:year|month|summer|time)|when\s+we)\b", re.I)
 _GUESTS_HERE = re.compile(
-    rf"^{_LEAD}(?:the\s+)?(?:new\s+)?(?:guests?|visitors?|renters?|people\s+(?:who\s+)?(?:rented|renting|"
+    rf"^{_LEAD}(?:the\s+)?(?:new\s+)?(?:(?:{_LODGING}\s+)?(?:guests?|visitors?|renters?)|people\s+(?:who\s+)?(?:rented|renting|"
     rf"staying\s+in)\s+(?:the|this|your)\s+{_LODGING})\s+(?:(?:in|at|of)\s+(?:the\s+)?[\w\s]{{1,20}}?\s+)?"
     rf"here{_TRAIL}$",
     re.IGNORECASE,

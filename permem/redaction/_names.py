@@ -211,6 +211,9 @@ def _introduced_name(parse: _Parse, tok: Token) -> Span | None:
     if low in ("is", "'s") and tok.i > 1 and doc[tok.i - 1].lower_ == "name":
         return parse.name_at(doc[nxt], loose=True) or parse.words_at(nxt)
     if low in ("'m", "am", "m") and tok.i > 0 and doc[tok.i - 1].lower_ == "i":
+        # "I'm London-based", "I'm Dublin-born": the place describes, it names no one.
+        if nxt + 1 < len(doc) and doc[nxt + 1].text == "-":
+            return None
         return parse.entity_at(doc[nxt])
     return None
 

@@ -1,0 +1,77 @@
+"""Sentences that carry no claim of their own (a task, a pleasantry, "A one-off.", "Please
+remember that."), and the formats a task or a bare phrase asks for (`FORMAT_TOPICS`): a task
+that sets its own format ("write the email to my boss in German") is an exception for that
+piece, not a task to drop."""
+
+from __future__ import annotations
+
+import re
+
+from permem.extraction import lexicon as lx
+from permem.extraction.directives import standing_directive
+from permem.extraction.prefilter import guard_patterns
+from permem.extraction.sent_rules import asks_to_keep
+
+# The topics that say how the assistant's answers look.
+FORMAT_TOPICS = frozenset({"reply_language", "reply_format", "spelling", "units"})
+# Said with these, a format is asked for ("short answers please", "metric for me").
+POLITE = re.compile(r"\b(?:please|pls|plz|stp|for me|only)\b", re.IGNORECASE)
+_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+# The speaker's taste or rule said of the thing, not with "I": "Jazz is my music", "Nordic noir
+# is my thing", "early appointments suit me best", "dorms are fine by me", "my workouts should
+# be high intensity".
+MINE_SAID_OF_IT = re.compile(
+    r"\b(?:is|are|['’]s|['’]re)\s+(?:\w+\s+)?my\s+(?:thing|music|jam|go-to|favou?rite|kind\s+of|"
+    r"style|genre|drink|food|sport|vibe|comfort|happy\s+place)\b|\bsuits?\s+me\b|"
+    r"\b(?:fine|ok|okay|good|great|perfect)\s+(?:by|for|with)\s+me\b|\bworks?\s+(?:best\s+)?for\s+me\b|"
+    r"\bmy\s+[\w-]+\s+(?:should|must|need\s+to|needs\s+to|has\s+to|have\s+to)\s+be\b",
+    re.IGNORECASE,
+)
+
+
+def plainly_not_a_claim(text: str) -> bool:
+    """Cheap checks first: most sentences are questions, tasks or pleasantries."""
+    if len(_WORD.findall(text)) < 2 or lx.PLEASANTRY.match(text):
+        return True
+    if text.rstrip().endswith("?") and lx.REQUEST_OPENERS.match(text) and not asks_to_keep(text):
+        return True
+    return (
+        lx.TASK_OPENER.match(text) is not None
+        and not lx.STANDING_INSTRUCTION.search(text)
+        and not standing_directive(text)
+        and not format_of_one_piece(text)
+        and not MINE_SAID_OF_IT.search(text)  # "Give me noir, Nordic noir is my thing"
+    )
+
+
+def format_of_one_piece(text: str) -> bool:
+    """ "Write the email to my boss in German": a task that sets its own format (a language,
+    a spelling, units, a length or layout) is an exception for that piece (`FORMAT_TOPICS`)."""
+    return lx.ONE_OFF.search(text) is not None and any(
+        lx.TOPICS[name].search(text) for name in FORMAT_TOPICS
+    )
+
+
+def one_off_only(text: str) -> bool:
+    """ "A one-off.", "One-time thing!": the sentence only says that what the message said
+    before it happened once; it carries no claim of its own."""
+    found = lx.ONE_OFF.search(text)
+    if found is None:
+        return False
+    rest = f"{text[: found.start()]} {text[found.end() :]}"
+    rest = re.sub(r"\b(?:a|an|just|it|it's|its|was|that|this|thing|really|only|totally|lol)\b",
+                  " ", rest, flags=re.I)  # fmt: skip
+    return len(_WORD.findall(rest)) == 0
+
+
+def remember_only(text: str) -> bool:
+    """ "Please remember that." carries no claim of its own."""
+    rest = lx.REMEMBER_REQUEST.sub(" ", text)
+    rest = re.sub(
+        r"\b(?:please|pls|that|this|it|and|so|for|me|ok|okay|thanks)\b", " ", rest, flags=re.I
+    )
+    return len(_WORD.findall(rest)) == 0
+
+
+# Last, so that what imports these names gets them guarded (permem.extraction.prefilter).
+guard_patterns(globals())
