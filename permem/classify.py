@@ -19,7 +19,7 @@ from permem.extraction.sensitive import PERSONAL, SPECIAL
 from permem.governed import governed
 from permem.occasions import makeshift_end, next_period, occasion, over_before_said, stay_window
 from permem.records import Kind, Origin, Role, Sensitivity
-from permem.situation import orders_last_with_their_situation
+from permem.situation import mishaps_last_with_their_stand_in, orders_last_with_their_situation
 from permem.temporal import (
     GOVERNED,
     KEEPS_A_DAY_FREE,
@@ -163,6 +163,7 @@ def classify_all(candidates: Sequence[Candidate]) -> list[Classification]:
     found = dated_imports(candidates, [classify(c) for c in candidates])
     found = _later_start_carries_back(candidates, found)
     found = orders_last_with_their_situation(candidates, found)
+    found = mishaps_last_with_their_stand_in(candidates, found)
     bounds: dict[tuple[str, str], datetime] = {}
     for candidate, classification in zip(candidates, found, strict=True):
         if classification.valid_until is not None:

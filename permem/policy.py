@@ -350,7 +350,11 @@ def decide(item: GateInput) -> GateOutcome:
     if Cue.WITHDRAWN in item.cues:
         # "Ignore what I said about the gym": it takes back what it names, nothing else.
         return _reject("withdrawn")
-    if item.kind is Kind.PLAN and Cue.HEDGE in item.cues:
+    if Cue.HEDGE in item.cues and (
+        item.kind is Kind.PLAN or (Cue.PLAN in item.cues and Cue.ONE_OFF not in item.cues)
+    ):
+        # "Maybe I'll go vegan in January, and no more cheese for me then": what follows from
+        # a plan said with a hedge is no firmer than the plan.
         return _reject("hedged_plan")
     sensitive = item.sensitivity is not Sensitivity.NONE
     if item.origin is Origin.INFERRED_PROFILE and sensitive and not item.requested:

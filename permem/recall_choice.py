@@ -4,6 +4,7 @@ gives way to the user's own word (`shadowed_imports`)."""
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Iterable, Sequence
 from datetime import datetime
@@ -166,6 +167,44 @@ def settled(survivors: Sequence[UserMemory]) -> set[uuid.UUID]:
     return with_siblings(replaced, _spans(survivors))
 
 
+# A time of day for something that recurs: "the daily summary at 7am", "send it at 9pm",
+# "the briefing in the evening".
+_TIME_OF_DAY = re.compile(
+    r"\b(?:\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}:\d{2}|noon|midday|midnight|mornings?|"
+    r"evenings?|afternoons?|nights?|lunchtime|bedtime|breakfast|first\s+thing)\b",
+    re.IGNORECASE,
+)
+# Words of a time or of asking, which name no thing: "remind me at 8am" and "remind me at 6pm"
+# may remind of two things.
+_NOT_THE_THING = policy.reference_words(
+    "am pm noon midday midnight lunchtime bedtime breakfast thing daily every time times "
+    "remind send call book schedule set make give want like please need have get put move "
+    "change switch arrive come land go usually always rather instead around about"
+)
+
+
+def retimed(survivors: Sequence[UserMemory]) -> set[uuid.UUID]:
+    """Standing orders that set when something recurring happens ("7am for my daily summary"),
+    replaced by a later one that sets another time for the same thing ("from now on send the
+    summary at 9pm"): both say a time of day and name the thing by a shared content word that
+    is no calendar, time or asking word, of the same subject, in the old one's scope or
+    globally; one that adds ("also ...") replaces nothing."""
+    timed = [
+        (r, policy.reference_words(r.claim) - _CALENDAR - _NOT_THE_THING)
+        for r in survivors
+        if r.kind in (Kind.INSTRUCTION, Kind.PREFERENCE)
+        and r.valid_until is None
+        and _TIME_OF_DAY.search(r.claim)
+        and not lx.ADDITION.search(r.claim)
+    ]
+    return {
+        old.id
+        for new, named in timed
+        for old, old_named in timed
+        if said_before_in_reach(old, new) and named & old_named
+    }
+
+
 # Clauses of one sentence sit this close: "My gym is the one on my street, I go at lunchtime".
 _CLAUSE_GAP = 3
 
@@ -230,6 +269,7 @@ def shadowed_imports(records: Iterable[UserMemory], ts: datetime) -> set[uuid.UU
 
 __all__ = [
     "replaced_from_start",
+    "retimed",
     "settled",
     "shadowed_imports",
     "superseded_in_time",

@@ -35,6 +35,7 @@ from permem.extraction.for_whom import (
 from permem.grants import ALL_SCOPES, covers, owns_memory
 from permem.recall_choice import (
     replaced_from_start,
+    retimed,
     settled,
     shadowed_imports,
     superseded_in_time,
@@ -279,7 +280,12 @@ def usable(
             survivors.append(record)
         else:
             filtered[reason] += 1
-    replaced = superseded_in_time(survivors) | replaced_from_start(survivors) | settled(survivors)
+    replaced = (
+        superseded_in_time(survivors)
+        | replaced_from_start(survivors)
+        | settled(survivors)
+        | retimed(survivors)
+    )
     if replaced:
         filtered["superseded_in_time"] += len(replaced)
         survivors = [r for r in survivors if r.id not in replaced]

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from permem.extraction import lexicon as lx
@@ -135,3 +135,38 @@ def orders_last_with_their_situation(
 
 
 __all__ = ["orders_last_with_their_situation"]
+
+
+# A mishap to something of the speaker's: "Dropped my phone in a lake", "Screen's smashed",
+# "my Pixel died", "the laptop's in for repair".
+_MISHAP = re.compile(
+    r"\b(?:dropped|broke|broken|smashed|cracked|died|dead|lost|stolen|drowned|fried|bricked|"
+    r"in\s+for\s+(?:a\s+)?repairs?|being\s+(?:fixed|repaired)|at\s+the\s+repair\s+shop|"
+    r"water\s+damage|won['’]t\s+(?:turn|switch)\s+on)\b",
+    re.IGNORECASE,
+)
+
+
+def mishaps_last_with_their_stand_in(
+    candidates: Sequence[Candidate], found: list[Classification]
+) -> list[Classification]:
+    """`found` with each mishap said beside a stand-in for a while ("Dropped my phone in a
+    lake, ugh. Using an old iPhone until Friday.") ending when the stand-in does: the mishap
+    is why the stand-in is needed, and is over when the thing is back."""
+    ends: dict[tuple[str, str], datetime] = {}
+    for candidate, classification in zip(candidates, found, strict=True):
+        if classification.valid_until is not None and not _MISHAP.search(candidate.claim_text):
+            key = (candidate.message.tenant, candidate.message.message_id)
+            ends[key] = max(classification.valid_until, ends.get(key, classification.valid_until))
+    if not ends:
+        return found
+    out = list(found)
+    for i, (candidate, classification) in enumerate(zip(candidates, found, strict=True)):
+        end = ends.get((candidate.message.tenant, candidate.message.message_id))
+        if (
+            end is not None
+            and classification.valid_until is None
+            and _MISHAP.search(candidate.claim_text)
+        ):
+            out[i] = replace(classification, valid_until=end)
+    return out

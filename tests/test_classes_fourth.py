@@ -150,8 +150,10 @@ def test_a_consequence_for_ones_own_conduct_is_kept() -> None:
 def test_a_standing_instruction_asked_as_a_question_is_kept() -> None:
     [asked] = select(_message("Could you write to me in Portuguese from now on?"))
     assert Cue.INSTRUCTION in asked.cues
-    # A question about this one task is still a request.
-    assert _selected("Could you write to my landlord in Portuguese?") == []
+    # A question about this one task sets that task's language only: a one-off, kept for its
+    # session (permem.extraction.no_claim.format_of_one_piece), never a standing rule.
+    [task] = select(_message("Could you write to my landlord in Portuguese?"))
+    assert Cue.ONE_OFF in task.cues
 
 
 def test_one_piece_of_work_is_a_one_off() -> None:

@@ -20,8 +20,10 @@ from permem.extraction.modality import retracts
 from permem.extraction.no_claim import plainly_not_a_claim
 from permem.extraction.speaker_visitors import visiting_sentence
 from permem.extraction.stays import away_for_a_while
+from permem.recall_choice import retimed
+from permem.records import Kind, UserMemory
 from permem.settings import Settings
-from tests.conftest import days, ingest, read_claims, recalled_claims, user_line
+from tests.conftest import days, ingest, memory, read_claims, recalled_claims, user_line
 
 ZONE = timezone(timedelta(hours=2))
 TS = datetime(2026, 5, 28, 12, 0, tzinfo=ZONE)  # a Thursday
@@ -157,11 +159,33 @@ def test_a_task_that_sets_its_own_format_is_a_one_off(said: str) -> None:
     [
         ("Write the email to my boss in German.", False),
         ("Write an email to my boss about Friday.", True),
-        ("Translate this into German.", True),
+        ("Translate this into German.", False),
+        ("Could you put this text message to my grandmother into Polish?", False),
+        ("Could you put this text message to my grandmother in the post?", True),
+        ("Write my emails in French.", False),  # a kind of thing: it stands (not a task)
     ],
 )
 def test_only_a_task_with_a_format_of_its_own_is_kept(text: str, dropped: bool) -> None:
     assert plainly_not_a_claim(text) is dropped
+
+
+@pytest.mark.parametrize(
+    ("said", "one_off"),
+    [
+        ("translate into Dutch for my neighbour: 'thank you so much for taking in my parcel'.",
+         True),
+        ("Could you put this text message to my grandmother into Polish?", True),
+        ("One thing: the US grant bid needs 'color' and 'organize', American style.", True),
+        ("Write my emails in French from now on.", False),
+        ("Always reply in English.", False),
+    ],
+)  # fmt: skip
+def test_a_format_for_one_piece_is_an_instruction_for_that_piece_only(
+    said: str, one_off: bool
+) -> None:
+    [read] = [r for r in read_claims(said, ts=TS) if r.topic in ("reply_language", "spelling")]
+    assert (Cue.ONE_OFF in read.cues) is one_off, read
+    assert read.kind is Kind.INSTRUCTION or not one_off, read
 
 
 @pytest.mark.parametrize(
@@ -282,6 +306,11 @@ def test_a_dated_change_replaces_the_old_arrangement_from_its_day(
         ("Checked in this afternoon, thanks for the lovely flat! We don't drink.", True),
         ("Hello, Airbnb guest here. I'm vegan.", True),
         ("Hiya, we're the Kowalskis in flat 2 for the week. We eat everything.", True),
+        ("We're in town for six nights and we love seafood.", True),
+        ("Our family is here for a week; we don't eat pork.", True),
+        ("We arrived today and leave on Saturday; we prefer places we can walk to.", True),
+        ("We have the place for six nights, and we love seafood.", True),
+        ("We're in Lisbon for six nights.", False),
         ("We are the Smiths in the cabin by the lake.", False),
         ("thanks for the flat white recipe", False),
         ("We have a family of four staying at the cottage next door.", False),
@@ -381,3 +410,122 @@ def test_a_booking_for_someone_else_uses_the_rule_for_others_not_the_users_own_w
     ])  # fmt: skip
     recalled = recalled_claims(hashing, "book a flight to Ghent on Friday for Dalia")
     assert recalled == [rule.rstrip(".")], recalled
+
+
+def _timed(claim: str, day: int) -> UserMemory:
+    return memory(
+        message_id=f"m{day}", claim=claim, kind=Kind.INSTRUCTION, subject="ana",
+        observed_at=datetime(2026, 3, day, 10, tzinfo=ZONE),
+        valid_from=datetime(2026, 3, day, 10, tzinfo=ZONE),
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "replaced"),
+    [
+        ("7am for my daily summary, every day including weekends.",
+         "Change of plan: in this app I'd rather have the summary in the evening, around 9pm.",
+         True),
+        ("I'd like the news briefing at 6:30.", "Push the news briefing to 8am please.", True),
+        # Two things at two times: neither replaces the other.
+        ("Remind me to take my pills at 8am.", "Remind me to call my mum at 6pm.", False),
+        ("Send the weather at 7am.", "Send the summary at 9pm.", False),
+        # One that adds replaces nothing.
+        ("Summary at 7am please.", "Also a short summary at 9pm.", False),
+    ],
+)  # fmt: skip
+def test_a_later_time_for_the_same_thing_replaces_the_earlier(
+    old: str, new: str, replaced: bool
+) -> None:
+    earlier, later = _timed(old, 1), _timed(new, 10)
+    assert (retimed([earlier, later]) == {earlier.id}) is replaced
+    assert later.id not in retimed([earlier, later])
+
+
+# ---------------------------------------------------------------------------- more classes
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("Jazz is my music, piano trios especially.", True),
+        ("early appointments suit me best, 8am is perfect.", True),
+        ("budget stays only, dorms are fine by me.", True),
+        ("My workouts should be high intensity, box jumps and kettlebells.", True),
+        ("That's fine by me, thanks.", False),  # agreeing names nothing
+    ],
+)
+def test_a_taste_said_of_the_thing_is_the_speakers(said: str, kept: bool) -> None:
+    assert bool(read_claims(said, ts=TS)) is kept
+
+
+def test_what_follows_a_hedged_plan_is_no_firmer_than_the_plan(
+    hashing: Settings, tmp_path: Path
+) -> None:
+    ingest(hashing, tmp_path / "log.jsonl", [
+        user_line("m1", "I love cheese on everything.", ts="2026-03-01T10:00:00Z"),
+        user_line("m2", "Maybe I'll go vegan in January, and no more cheese for me then.",
+                  ts="2026-03-10T10:00:00Z", conversation_id="c2"),
+    ])  # fmt: skip
+    recalled = recalled_claims(hashing, "what should I cook tonight?")
+    assert recalled == ["I love cheese on everything"], recalled
+
+
+@pytest.mark.parametrize(
+    "stand_in",
+    [
+        "Dropped my phone in a lake, ugh. Using an old iPhone until Friday.",
+        "My Samsung died yesterday; borrowing my dad's iPhone until the 20th.",
+        "Cracked the screen on my Galaxy, so it's a borrowed iPhone for the next few days.",
+    ],
+)
+def test_a_stand_in_and_its_mishap_end_together_and_stay_the_holders(
+    hashing: Settings, tmp_path: Path, stand_in: str
+) -> None:
+    ingest(hashing, tmp_path / "log.jsonl", [
+        user_line("m1", "I use a Samsung running Android.", ts="2026-03-01T10:00:00Z"),
+        user_line("m2", stand_in, ts="2026-04-10T10:00:00Z", conversation_id="c2"),
+    ])  # fmt: skip
+    during = recalled_claims(hashing, "how do I turn on the hotspot on my phone?",
+                             ts="2026-04-11T10:00:00Z")  # fmt: skip
+    assert any("iPhone" in c for c in during), during
+    after = recalled_claims(hashing, "how do I block a number on my phone?",
+                            ts="2026-05-20T10:00:00Z")  # fmt: skip
+    assert after == ["I use a Samsung running Android"], after
+
+
+@pytest.mark.parametrize(
+    ("said", "one_off"),
+    [
+        ("For my neighbour: Dutch please.", True),
+        ("Help me write a thank-you note in Dutch for my neighbour.", True),
+        ("Make the reply to my landlord Portuguese.", True),
+        ("I'd like this one in plain paragraphs rather than bullets.", True),
+        ("I write my emails in French for my boss.", False),  # a habit of the user's
+        ("Please answer in Spanish.", False),
+    ],
+)
+def test_a_format_singled_out_for_one_piece_or_person_is_a_one_off(
+    said: str, one_off: bool
+) -> None:
+    [read] = read_claims(said, ts=TS)
+    assert (Cue.ONE_OFF in read.cues) is one_off, read
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        "On this app I want the summary at 9pm, not first thing.",
+        "Actually in this app could the summary come at 9pm instead?",
+    ],
+)
+def test_a_new_time_set_against_the_old_is_a_change(
+    hashing: Settings, tmp_path: Path, change: str
+) -> None:
+    ingest(hashing, tmp_path / "log.jsonl", [
+        user_line("m1", "I want the summary first thing, 7am, every day.",
+                  ts="2026-03-01T10:00:00Z"),
+        user_line("m2", change, ts="2026-03-10T10:00:00Z", conversation_id="c2"),
+    ])  # fmt: skip
+    recalled = recalled_claims(hashing, "when should my summary go out tomorrow?")
+    assert recalled == [change.rstrip(".")], recalled

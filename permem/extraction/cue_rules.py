@@ -20,7 +20,13 @@ from permem.extraction.directives import standing_directive
 from permem.extraction.for_whom import ForWhom, claim_for_whom
 from permem.extraction.kept_dates import kept_date
 from permem.extraction.labels import described_here, labelled_statement, said_of
-from permem.extraction.no_claim import FORMAT_TOPICS, MINE_SAID_OF_IT, POLITE, remember_only
+from permem.extraction.no_claim import (
+    FORMAT_TOPICS,
+    POLITE,
+    format_of_one_piece,
+    mine_said_of_it,
+    remember_only,
+)
 from permem.extraction.prefilter import guard_patterns
 from permem.extraction.sensitive import PERSONAL, SPECIAL
 from permem.extraction.sent_rules import ASKED_OUTPUT, OUTPUT_RULE, asks_to_keep
@@ -113,11 +119,15 @@ _FREE_OF = re.compile(r"^\s*(?:(?:strictly|fully|totally|100%)\s+)?[^\W\d_]+-fre
 _OFF_LIMITS = re.compile(r"\b(?:off\s+the\s+menu|off\s+limits|banned|not\s+allowed)\b", re.I)
 # A new value set against the old one: "it's oat milk now, not soy", "Tuesdays these days,
 # not Mondays", "three of us now rather than four".
+_CLOCK = r"(?:\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}:\d{2}|noon|midday|midnight)"
 _NEW_NOT_OLD = re.compile(
     r"\b(?:now|nowadays|these\s+days|from\s+now\s+on|since\s+then)\b[\s,;:-]*(?:and\s+|but\s+)?"
     r"(?:not|rather\s+than|instead\s+of|no\s+longer)\s+\w|"
     r"\b(?:not|rather\s+than|instead\s+of)\s+[^\W_][\w'-]*(?:\s+[^\W_][\w'-]*)?[\s,;:-]*"
-    r"(?:anymore|any\s+more|these\s+days|now)\b",
+    r"(?:anymore|any\s+more|these\s+days|now)\b|"
+    # One time of day set against another: "the summary at 9pm, not first thing".
+    rf"\b{_CLOCK}[\s,;:-]+(?:and\s+|but\s+)?(?:not|rather\s+than|instead\s+of)\s+(?:at\s+)?"
+    rf"(?:{_CLOCK}|first\s+thing|(?:the\s+)?(?:morning|afternoon|evening|night)s?)\b",
     re.IGNORECASE,
 )
 _ABSTAINING = re.compile(r"^\s*(?:no|zero|off|[^\W\d_]+-free)\b", re.IGNORECASE)
@@ -300,8 +310,9 @@ def _user_cues(
     if diet_rule(text):
         cues.add(Cue.DIET_RULE)
         topic = topic or "diet"
-    if topic in FORMAT_TOPICS and lx.PIECE_NEEDS.search(text):
-        cues.add(Cue.ONE_OFF)  # "the US grant bid needs 'color', American style"
+    if topic in FORMAT_TOPICS and (lx.PIECE_NEEDS.search(text) or format_of_one_piece(text)):
+        # "the US grant bid needs 'color'", "translate this into Dutch": how to answer, once.
+        cues.update((Cue.ONE_OFF, Cue.INSTRUCTION))
     if topic in FORMAT_TOPICS and POLITE.search(text) and "?" not in text:
         cues.add(Cue.INSTRUCTION)  # "Short answers please", "metric for me"
     return cues, topic
@@ -324,8 +335,6 @@ def _personal_data(text: str) -> bool:
     return any(p.search(text) for p in (*SPECIAL.values(), *PERSONAL.values()))
 
 
-# Agreeing to what was said names nothing: "That's fine by me", "sounds good for me".
-_AGREEMENT = re.compile(r"^\W*(?:that|this|it|all|sounds|either|both|works)\b", re.IGNORECASE)
 _RULE_SAID = re.compile(r"\b(?:it['’]s|must|always|has\s+to|have\s+to|goes?|go)\b|:", re.I)
 _CHANGE_TO = re.compile(
     r"\b(?:changes?|changing|moves?|moving|switch(?:es)?|switching|goes|comes?)\s+(?:over\s+)?"
@@ -344,12 +353,7 @@ def _worth_parsing(
         return True
     if _is_request(text, cues):
         return False
-    if (
-        Cue.FIRST_PERSON in cues
-        and "?" not in text
-        and MINE_SAID_OF_IT.search(text)
-        and not _AGREEMENT.match(text)
-    ):
+    if Cue.FIRST_PERSON in cues and "?" not in text and mine_said_of_it(text):
         return True  # "Jazz is my music", "early appointments suit me best"
     if (
         lx.TASK_OPENER.match(text)
@@ -387,6 +391,10 @@ def _worth_parsing(
         and "?" not in text
         and (has_bound(text) or _ONE_DAY.search(text))
     ):
+        return True
+    # "Cracked the screen on my Galaxy, so it's a borrowed iPhone for the next few days": the
+    # speaker's state on a topic, for a while.
+    if topic is not None and Cue.FIRST_PERSON in cues and "?" not in text and has_window(text):
         return True
     # "Pavel's birthday is actually November 19": a date of someone close, to keep.
     if Cue.KEPT_DATE in cues:

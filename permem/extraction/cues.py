@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from permem.extraction import imports, modality, quoted
+from permem.extraction import imports, modality, no_claim, quoted
 from permem.extraction import lexicon as lx
 from permem.extraction.context import bound_only, sentence_around
 from permem.extraction.cue_rules import (
@@ -29,7 +29,6 @@ from permem.extraction.cue_rules import (
     _worth_parsing,
 )
 from permem.extraction.kept_dates import without_kept_dates
-from permem.extraction.no_claim import one_off_only, plainly_not_a_claim, remember_only
 from permem.extraction.prefilter import guard_patterns
 from permem.extraction.stays import away_for_a_while, stay_bounded_after
 from permem.records import Message, Role
@@ -230,7 +229,7 @@ def _quoted(message: Message, start: int, end: int) -> SentenceCue | None:
     )
     if instruction_like:
         return SentenceCue(message, start, end, frozenset({Cue.QUOTED, Cue.PLANTED}), None, None)
-    if plainly_not_a_claim(text):
+    if no_claim.plainly_not_a_claim(text):
         return None
     user_cues, topic = _user_cues(message, text, remember=False)
     if not _worth_parsing(text, user_cues, topic):
@@ -286,7 +285,13 @@ def _sentence_spans(message: Message) -> Iterator[tuple[int, int, bool]]:
                 a += 1
         for start, end in sentences(text[a:b]):
             start, end = a + start, a + end
-            if is_quoted or not _embeds_quote(text, start, end, piece):
+            # A task that sets the format of the text it quotes ("translate into Dutch for my
+            # neighbour: '...'") is kept: an exception for that piece (no_claim).
+            if (
+                is_quoted
+                or not _embeds_quote(text, start, end, piece)
+                or no_claim.format_of_one_piece(text[start:end])
+            ):
                 yield start, end, is_quoted
 
 
@@ -361,7 +366,7 @@ def select(message: Message, holder: frozenset[str] = frozenset()) -> list[Sente
         # A remember request covers its own sentence; "Please remember that." on its own
         # covers the sentence before it, and nothing else of the message.
         remember = lx.REMEMBER_REQUEST.search(core) is not None
-        if remember and remember_only(core):
+        if remember and no_claim.remember_only(core):
             if selected and selected[-1].end <= start and Cue.QUOTED not in selected[-1].cues:
                 last = selected[-1]
                 selected[-1] = SentenceCue(
@@ -369,7 +374,7 @@ def select(message: Message, holder: frozenset[str] = frozenset()) -> list[Sente
                     last.topic, last.relation,
                 )  # fmt: skip
             continue
-        if one_off_only(core):
+        if no_claim.one_off_only(core):
             # "I had some of the lamb at the wedding. A one-off.": what the message said before
             # happened once.
             selected = _marked(selected, Cue.ONE_OFF)
@@ -379,7 +384,7 @@ def select(message: Message, holder: frozenset[str] = frozenset()) -> list[Sente
             # before it and claims nothing itself.
             selected = _marked(selected, Cue.HEDGE)
             continue
-        if plainly_not_a_claim(core):
+        if no_claim.plainly_not_a_claim(core):
             owned = owned or modality.withdrawn(text)  # "Ugh, wrong person."
             continue
         cues, topic = _user_cues(message, core, remember, holder)

@@ -357,7 +357,8 @@ CHANGED_STATE = re.compile(
 # A change asked for: "Could the briefing come at lunchtime instead?" (a question that asks,
 # not one that wonders; "can you answer in German from now on?" asks for a standing rule).
 _ASKED_CHANGE = re.compile(
-    r"^\W*(?:(?:and|so|ok|hey)\W+)?(?:can|could|would|will)\s+(?:you|the|my|your|we)\b"
+    r"^\W*(?:(?:and|so|ok|hey|actually|also)\W+)?(?:(?:in|on|for)\s+(?:this|the)\s+\w+\W+|here\W+)?"
+    r"(?:can|could|would|will)\s+(?:you|the|my|your|we)\b"
     r"[^?]*\binstead\b",
     re.IGNORECASE,
 )

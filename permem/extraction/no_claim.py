@@ -17,6 +17,17 @@ FORMAT_TOPICS = frozenset({"reply_language", "reply_format", "spelling", "units"
 # Said with these, a format is asked for ("short answers please", "metric for me").
 POLITE = re.compile(r"\b(?:please|pls|plz|stp|for me|only)\b", re.IGNORECASE)
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+_RELATIONS = "|".join(sorted((re.escape(r) for r in lx.RELATIONS), key=len, reverse=True))
+# A task that makes one piece ("translate this into Dutch", "write a note to my neighbour"),
+# not how to answer ("reply in French", "talk to me in Spanish") nor a kind of thing ("write
+# my emails in French", "translate everything").
+_MAKES_A_PIECE = re.compile(
+    r"^\W*(?:(?:please|pls|can\s+you|could\s+you|would\s+you|now|ok|okay|also|and|so|just|"
+    r"help\s+me(?:\s+to)?)\s+)*"
+    r"(?:translate|write|draft|compose|rewrite|format|put|turn|convert|proofread|edit|redo|"
+    r"prepare|do|make)\b(?!\s+(?:to\s+me|me\b|all\b|every|everything|anything|my\s+[\w-]+s\b))",
+    re.IGNORECASE,
+)
 # The speaker's taste or rule said of the thing, not with "I": "Jazz is my music", "Nordic noir
 # is my thing", "early appointments suit me best", "dorms are fine by me", "my workouts should
 # be high intensity".
@@ -29,11 +40,25 @@ MINE_SAID_OF_IT = re.compile(
 )
 
 
+# Agreeing to what was said names nothing: "That's fine by me", "sounds good for me".
+_AGREEMENT = re.compile(r"^\W*(?:that|this|it|all|sounds|either|both|works)\b", re.IGNORECASE)
+
+
+def mine_said_of_it(text: str) -> bool:
+    """The speaker's taste or rule said of the thing (`MINE_SAID_OF_IT`), not an agreement."""
+    return MINE_SAID_OF_IT.search(text) is not None and _AGREEMENT.match(text) is None
+
+
 def plainly_not_a_claim(text: str) -> bool:
     """Cheap checks first: most sentences are questions, tasks or pleasantries."""
     if len(_WORD.findall(text)) < 2 or lx.PLEASANTRY.match(text):
         return True
-    if text.rstrip().endswith("?") and lx.REQUEST_OPENERS.match(text) and not asks_to_keep(text):
+    if (
+        text.rstrip().endswith("?")
+        and lx.REQUEST_OPENERS.match(text)
+        and not asks_to_keep(text)
+        and not format_of_one_piece(text)
+    ):
         return True
     return (
         lx.TASK_OPENER.match(text) is not None
@@ -44,12 +69,32 @@ def plainly_not_a_claim(text: str) -> bool:
     )
 
 
+# What makes a format one piece's: "this one", "for my neighbour", "it's for Ana".
+_ONE_PIECES = re.compile(
+    r"\b(?:this|that)\s+one\b|\b(?:it['’]s\s+)?for\s+(?:my|our)\s+(?:[\w-]+\s+)?"
+    rf"(?:{_RELATIONS})\b|\bit['’]s\s+for\s+(?-i:[A-Z])\w+",
+    re.IGNORECASE,
+)
+
+
+# A kind of thing, or a habit: "I write my emails in French for my boss".
+_KINDS = re.compile(
+    r"\b(?:always|every|all|usually|never|whenever|my\s+[\w-]+s)\b|\bi\s+(?:write|send|do)\b",
+    re.IGNORECASE,
+)
+
+
 def format_of_one_piece(text: str) -> bool:
-    """ "Write the email to my boss in German": a task that sets its own format (a language,
-    a spelling, units, a length or layout) is an exception for that piece (`FORMAT_TOPICS`)."""
-    return lx.ONE_OFF.search(text) is not None and any(
-        lx.TOPICS[name].search(text) for name in FORMAT_TOPICS
+    """ "Write the email to my boss in German", "translate this into Dutch for my neighbour":
+    a task (or a piece singled out, `lexicon.ONE_OFF`) that sets its own format (a language, a
+    spelling, units, a length or layout) is an exception for that piece (`FORMAT_TOPICS`)."""
+    singled = _ONE_PIECES.search(text) is not None and _KINDS.search(text) is None
+    one_piece = (
+        lx.ONE_OFF.search(text) is not None
+        or singled
+        or (_MAKES_A_PIECE.match(text) is not None and not lx.STANDING_INSTRUCTION.search(text))
     )
+    return one_piece and any(lx.TOPICS[name].search(text) for name in FORMAT_TOPICS)
 
 
 def one_off_only(text: str) -> bool:

@@ -270,7 +270,13 @@ def _kind(cues: frozenset[Cue], text: str, imperative: bool, past: bool, future:
     if Cue.CHOICE in cues or (Cue.TASTE in cues and not imperative):
         return Kind.PREFERENCE
     if imperative or (
-        Cue.INSTRUCTION in cues and (Cue.FIRST_PERSON not in cues or standing_directive(text))
+        Cue.INSTRUCTION in cues
+        and (
+            Cue.FIRST_PERSON not in cues
+            or standing_directive(text)
+            # "Could you put this message to my gran into Polish?": how to answer, this once.
+            or Cue.ONE_OFF in cues
+        )
     ):
         return Kind.INSTRUCTION
     if Cue.LANGUAGE in cues and re.search(r"\b(?:please|pls|stp|for me)\b", text, re.I):

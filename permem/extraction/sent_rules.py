@@ -30,7 +30,8 @@ OUTPUT_RULE = re.compile(
 )
 # "Could the briefing come at lunchtime instead?": a change of what is sent, asked.
 ASKED_OUTPUT = re.compile(
-    rf"^\W*(?:can|could|would|will)\s+(?:the|my|your)\s+(?:[\w-]+\s+)?{_SENT}\s+(?:come|arrive|"
+    r"^\W*(?:(?:and|so|ok|hey|actually|also)\W+)?(?:(?:in|on|for)\s+(?:this|the)\s+\w+\W+|here\W+)?"
+    rf"(?:can|could|would|will)\s+(?:the|my|your)\s+(?:[\w-]+\s+)?{_SENT}\s+(?:come|arrive|"
     r"land|go\s+out|be\s+sent|be\s+moved|move)\b[^?]*\b(?:instead|from\s+now\s+on|going\s+"
     r"forward|every\s+day|daily|each\s+day)\b",
     re.IGNORECASE,

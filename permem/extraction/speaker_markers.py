@@ -330,6 +330,17 @@ def _intro(fragment: _Fragment, first: bool) -> _Intro | None:
 
 
 _ARRIVAL_WORDS = 6
+# The speaker's own device out of use: what they borrow stands in for it.
+_MINE = (
+    rf"(?:{_DEVICE}|samsung|galaxy|pixel|android|nokia|motorola|moto|huawei|xiaomi|oneplus|"
+    r"thinkpad|surface|dell|lenovo|screen)"
+)
+_OWN_DEVICE_DOWN = re.compile(
+    rf"\bmy\s+(?:\w+\s+)?{_MINE}['’]?s?\b[^.!?]{{0,30}}?\b(?:died|broke|broken|smashed|cracked|"
+    r"dead|lost|stolen|in\s+for\s+repairs?|being\s+(?:fixed|repaired)|won['’]t\s+turn\s+on)\b|"
+    rf"\b(?:dropped|broke|smashed|cracked|lost)\s+my\s+(?:\w+\s+)?{_MINE}\b",
+    re.IGNORECASE,
+)
 
 
 def _strong(text: str) -> bool:
@@ -372,7 +383,10 @@ def _read(message: Message, known_holder: set[str], words: Container[str]) -> _S
         if _HAND_BACK.fullmatch(fragment.text):
             seen.holder_at = fragment.start if seen.holder_at is None else seen.holder_at
             seen.markers.append((fragment.start, fragment.end))
-        elif _strong(fragment.text):
+        elif _strong(fragment.text) and not (
+            # "My Samsung died; borrowing my dad's iPhone": the holder's stand-in device.
+            _BORROWING.search(fragment.text) and _OWN_DEVICE_DOWN.search(message.text)
+        ):
             strong.append(fragment)
             borrowing = _BORROWING.search(fragment.text)
             who = borrowing and (borrowing.group("who") or borrowing.group("here"))

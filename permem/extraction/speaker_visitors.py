@@ -49,7 +49,7 @@ _STAY = re.compile(
     re.IGNORECASE,
 )
 _STAY_SPAN = (
-    r"(?:till|until|over|this\s+(?:week|weekend)|for\s+(?:the\s+|a\s+|\w+\s+)?(?:week|weekend|"
+    r"(?:till|until|over|this\s+(?:week|weekend)|(?:for\s+)?(?:the\s+|a\s+|\w+\s+)?(?:week|weekend|"
     r"nights?|days|fortnight))\b"
 )
 # Said whole, with no place needed: "we've got the place till Friday", "we're here till
@@ -116,7 +116,17 @@ _PARTY_STAY = re.compile(
     # Thanking the host for the stay: "thanks for the lovely flat!", "thank you for having us".
     r"\bthanks?(?:\s+you)?(?:\s+so\s+much)?\s+for\s+(?:having\s+us|hosting\s+us|the\s+(?:\w+\s+){0,2}?"
     rf"(?:{_LODGING}|stay|welcome\s+(?:pack|basket|note|hamper))(?=\s*(?:[.!,;]|$|and\b)))|"
-    r"^\W*(?:(?:hi|hey|hello)\W+)?(?:just\s+)?checked\s+in\b",
+    r"^\W*(?:(?:hi|hey|hello)\W+)?(?:just\s+)?checked\s+in(?:to)?\b|"
+    # A stay here with its length, in other words: "we're in town for six nights", "staying
+    # here six nights with the kids", "our family is here for a week", "we're Anna and Tom,
+    # here for the week", "we're booked in till Sunday", "we have the place for six nights",
+    # "we arrived today and leave on Saturday".
+    rf"\bwe(?:['’]re|\s+are)\s+(?:\w+\s+)?(?:here|in\s+town|booked\s+in)\s+{_STAY_SPAN}|"
+    rf"^\W*(?:(?:hi|hey|hello)\W+)?(?:just\s+)?staying\s+here\s+{_STAY_SPAN}|"
+    rf"\b(?:our\s+)?(?:family|group|party|couple|lot)\s+(?:is|are)\s+here\s+{_STAY_SPAN}|"
+    rf"\bwe\b[^.!?]{{0,40}}?,\s+here\s+{_STAY_SPAN}|"
+    rf"\b{_WE}(?:renting|rented|booked|have|got)\s+the\s+place\s+{_STAY_SPAN}|"
+    r"\bwe\s+(?:just\s+)?arrived\b[^.!?]{0,30}?\b(?:leave|leaving|check(?:ing)?\s+out)\b",
     re.IGNORECASE,
 )
 _TOLD_STAY = re.compile(r"\b(?:stayed|visited|last\s+(?:year|month|summer|time)|when\s+we)\b", re.I)
