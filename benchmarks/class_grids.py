@@ -155,6 +155,31 @@ def described() -> Iterator[tuple[str, bool]]:
         yield text, any("first_person" in cues for _, _, cues, _, _ in read(text))
 
 
+def task_formats() -> Iterator[tuple[str, bool]]:
+    grid = itertools.product(rows("task_rules.txt"), rows("pieces.txt"), rows("task_formats.txt"))
+    for (rule,), (piece,), (form,) in grid:
+        text = _capital(rule.replace("{piece}", piece).replace("{fmt}", form))
+        found = read(text)
+        yield text, bool(found) and all("one_off" in cues for _, _, cues, _, _ in found)
+
+
+def visitors() -> Iterator[tuple[str, bool]]:
+    for (opener,) in rows("visitor_openers.txt"):
+        text = f"{opener} We love spicy food and we don't drive."
+        line = {"message_id": "m1", "tenant": "grid", "account": "ana", "conversation_id": "c",
+                "turn": 1, "role": "user", "text": text, "ts": TS.isoformat()}  # fmt: skip
+        found = shared_extractor().extract([parse_message(line)])
+        yield text, bool(found) and all(c.speaker is not None for c in found)
+
+
+def assumed() -> Iterator[tuple[str, bool]]:
+    for (marker,), (rule,) in itertools.product(
+        rows("assumption_markers.txt"), rows("world_rules.txt")
+    ):
+        text = _capital(marker.replace("{R}", rule)) + "."
+        yield text, all("belief" in cues for _, _, cues, _, _ in read(text))
+
+
 CHECKS: dict[str, tuple[str, Callable[[], Iterator[tuple[str, bool]]]]] = {
     "stays": ("a stay anywhere with a window is where the user is (topic home, an end)", stays),
     "window_days": ("a stay's window is read from its first to its last day", window_days),
@@ -166,6 +191,9 @@ CHECKS: dict[str, tuple[str, Callable[[], Iterator[tuple[str, bool]]]]] = {
     "kept_dates": ("a date kept for someone is kept, its day no window of the claim", kept_dates),
     "charges": ("a charge for a window (a pet, a house, kids) ends with it", charges),
     "described": ("'<what I am> here' is a statement of the speaker's", described),
+    "task_formats": ("a task that sets its own format is a one-off for it", task_formats),
+    "visitors": ("what visitors on the holder's device say is not the holder's", visitors),
+    "assumed": ("a rule of the world taken for granted is a belief", assumed),
 }
 
 

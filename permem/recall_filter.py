@@ -243,7 +243,11 @@ def exclusion(
     said = meaning(record.claim, record.evidence)
     # How the user likes their own things, by its own words (the context may name others).
     own = own_way(record.claim)
-    whom = ForWhom.ANY if own else claim_for_whom(said)
+    # Whom the claim's own words say it is for comes first; its context only when they say
+    # none ("When I book for the team it's economy" after "on my own trips ...").
+    whom = claim_for_whom(record.claim)
+    if whom is ForWhom.ANY and not own:
+        whom = claim_for_whom(said)
     if not serves(whom, record.kind, request, names_other=names_others(said), own=own):
         # "For me alone: …" is not for a table for two; the user's own tastes are not for a
         # flight booked for someone else.

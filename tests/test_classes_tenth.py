@@ -16,6 +16,7 @@ import pytest
 
 from permem.extraction.cues import Cue
 from permem.extraction.for_whom import own_way
+from permem.extraction.lexicon import believed
 from permem.extraction.modality import retracts
 from permem.extraction.no_claim import plainly_not_a_claim
 from permem.extraction.speaker_visitors import visiting_sentence
@@ -501,6 +502,8 @@ def test_a_stand_in_and_its_mishap_end_together_and_stay_the_holders(
         ("Help me write a thank-you note in Dutch for my neighbour.", True),
         ("Make the reply to my landlord Portuguese.", True),
         ("I'd like this one in plain paragraphs rather than bullets.", True),
+        ("Can I get this in Dutch?", True),
+        ("Please use British spelling in this blog post.", True),
         ("I write my emails in French for my boss.", False),  # a habit of the user's
         ("Please answer in Spanish.", False),
     ],
@@ -529,3 +532,45 @@ def test_a_new_time_set_against_the_old_is_a_change(
     ])  # fmt: skip
     recalled = recalled_claims(hashing, "when should my summary go out tomorrow?")
     assert recalled == [change.rstrip(".")], recalled
+
+
+@pytest.mark.parametrize(
+    ("text", "belief"),
+    [
+        ("Side income under 5,000 is tax-free, I'm fairly certain.", True),
+        ("I'm pretty sure you don't pay tax on the first 5k.", True),
+        ("Tenants can withhold rent until repairs are done, I believe.", True),
+        ("EU citizens don't need visas anywhere in Africa as far as I know.", True),
+        ("No need for a visa with an Irish passport, I reckon.", True),
+        ("I'm sure I left my keys at work.", False),  # of the speaker
+        ("Pretty sure my passport expires in August.", False),
+        ("I think I'll have the fish.", False),
+        ("I think oat milk is the best.", False),  # a taste
+        ("I read mostly literary fiction, slow and sad is fine.", False),  # a habit
+        ("i think in kilos and kilometres, never pounds or miles.", False),
+    ],
+)
+def test_a_rule_of_the_world_taken_for_granted_is_a_belief(text: str, belief: bool) -> None:
+    assert believed(text) is belief
+
+
+def test_a_trip_is_no_stay_until_it_says_how_long() -> None:
+    assert not away_for_a_while("I'm flying to Kenya next month.", TS)
+    assert away_for_a_while("I'm flying to Kenya on June 8, back on the 22nd.", TS)
+
+
+def test_whom_a_claim_says_it_is_for_comes_before_its_context(
+    hashing: Settings, tmp_path: Path
+) -> None:
+    """The rule for bookings for the team, said after the user's own trips in one message,
+    serves a booking for a colleague; the user's own trips do not."""
+    ingest(hashing, tmp_path / "log.jsonl", [
+        user_line("m1", "On my own trips I grab a window seat and the first flight out. When I "
+                  "book for anyone on the team it's economy under five hours, via the portal."),
+    ])  # fmt: skip
+    recalled = recalled_claims(
+        hashing, "I need a plane ticket to Porto for Thursday, it's for Aurelio"
+    )
+    assert recalled == [
+        "When I book for anyone on the team it's economy under five hours, via the portal"
+    ], recalled

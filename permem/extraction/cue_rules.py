@@ -270,10 +270,12 @@ def _user_cues(
         (lx.PLAN, Cue.PLAN),
         (lx.PAST_EVENT, Cue.PAST),
         (lx.CHOICE, Cue.CHOICE),
-        (lx.BELIEF, Cue.BELIEF),
     ):
         if pattern.search(text):
             cues.add(cue)
+    believes = lx.believed(text)
+    if believes:
+        cues.add(Cue.BELIEF)
     for test, cue in (
         (modality.hypothetical, Cue.HYPOTHETICAL),
         (modality.considered, Cue.CONSIDERED),
@@ -286,7 +288,7 @@ def _user_cues(
     if modality.continues(text) and modality.called_off(message.text) and not has_window(text):
         # "That fell through, we're still in Bologna": the state goes on, nothing new to keep.
         cues.add(Cue.CALLED_OFF)
-    if lx.TASTE_VERDICT.search(text) and not lx.BELIEF.search(text):
+    if lx.TASTE_VERDICT.search(text) and not believes:
         cues.add(Cue.TASTE)
     if _NEW_NOT_OLD.search(text):
         cues.add(Cue.NEW_NOT_OLD)

@@ -330,7 +330,7 @@ def select(message: Message, holder: frozenset[str] = frozenset()) -> list[Sente
         cues |= {Cue.RETRACTION, Cue.ELLIPTICAL}
         return [SentenceCue(message, start, end, frozenset(cues), topic, None)]
     own = " ".join(message.text[a:b] for a, b, is_quoted in spans if not is_quoted)
-    belief = lx.BELIEF.search(own) is not None
+    belief = lx.believed(own)
     for_someone = lx.FOR_SOMEONE.search(without_kept_dates(own)) is not None
     for_relation = False
     asked = False  # the sentence before this one asked a question
@@ -441,7 +441,7 @@ def select(message: Message, holder: frozenset[str] = frozenset()) -> list[Sente
             # The belief's own clause stays a belief unless it draws the consequence itself;
             # another clause of the message is the consequence when the message draws one.
             clause = message.text[start:end]
-            believed = lx.BELIEF.search(clause) is not None
+            believed = lx.believed(clause)
             if modality.own_conduct(clause if believed else own):
                 cues.add(Cue.OWN_CONDUCT)
         after = spans[i + 1] if i + 1 < len(spans) and not spans[i + 1][2] else None

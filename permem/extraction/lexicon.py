@@ -172,6 +172,48 @@ BELIEF = re.compile(
     r"destroys?|rots?|cures?)\b)",
     re.IGNORECASE,
 )
+# Taken for granted, by any words: "as far as I know", "I'm pretty sure", "apparently".
+_TAKEN_FOR_GRANTED = re.compile(
+    r"\b(?:i(?:'m|\s+am)\s+(?:pretty\s+|quite\s+|fairly\s+|absolutely\s+|totally\s+|100\s*%\s+)?"
+    r"(?:sure|certain|positive|confident)|pretty\s+sure|i\s+(?:believe|reckon|assume|gather|"
+    # Not "I think in kilos", "I read mostly fiction": a habit of the speaker's.
+    r"figure|suppose|think(?!\s+(?:in|of|about)\b)|guess|understand)|as\s+far\s+as\s+i\s+know|"
+    r"i(?:'m|\s+am)\s+under\s+the\s+impression|(?:my|it's\s+my)\s+understanding\s+is|apparently|"
+    r"surely|presumably|my\s+guess\s+is|from\s+what\s+i(?:'ve|\s+have)\s+(?:read|heard)|"
+    r"i(?:'ve|\s+have)\s+(?:heard|read|been\s+told)|i\s+(?:heard|read)\s+that|i'?d\s+bet|"
+    r"i(?:'m|\s+was)\s+told|it's\s+common\s+knowledge)(?:\s+that)?\b",
+    re.IGNORECASE,
+)
+_SPEAKER_WORDS = re.compile(r"\b(?:i|i'm|i've|i'll|i'd|me|my|mine|we|we're|our|us)\b", re.I)
+_RULE_OF_THE_WORLD = re.compile(
+    r"\b(?:can|cannot|need|needs|have\s+to|has\s+to|must|is|are|never|always|only|should|"
+    r"causes?|makes?|allowed|legal(?:ly)?|tax-free|exempt)\b|n't\b",
+    re.IGNORECASE,
+)
+
+
+def believed(text: str) -> bool:
+    """The text holds a belief about the world (`BELIEF`), or takes a rule of the world for
+    granted in any words, said of no one in particular ("tenants can withhold rent until
+    repairs are done, I believe", "pretty sure you don't pay tax on the first 5k", "as far as
+    I know Europeans don't need visas"); not "I'm sure I left my keys"."""
+    if BELIEF.search(text):
+        return True
+    for sentence in re.split(r"(?<=[.!?])\s+", text):
+        found = _TAKEN_FOR_GRANTED.search(sentence)
+        if found is None:
+            continue
+        rest = f"{sentence[: found.start()]} {sentence[found.end() :]}"
+        # "I think oat milk is the best" judges a taste (`TASTE_VERDICT`), not the world.
+        if (
+            _SPEAKER_WORDS.search(rest) is None
+            and _RULE_OF_THE_WORLD.search(rest)
+            and not TASTE_VERDICT.search(rest)
+        ):
+            return True
+    return False
+
+
 # A belief about what works for the user themself ("I believe I study better with lo-fi",
 # "cold showers work for me"): it may guide their own choices, never a factual answer.
 SELF_BELIEF = re.compile(

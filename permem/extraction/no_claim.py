@@ -9,6 +9,7 @@ import re
 
 from permem.extraction import lexicon as lx
 from permem.extraction.directives import standing_directive
+from permem.extraction.lexicon_time import _PIECE
 from permem.extraction.prefilter import guard_patterns
 from permem.extraction.sent_rules import asks_to_keep
 
@@ -71,7 +72,9 @@ def plainly_not_a_claim(text: str) -> bool:
 
 # What makes a format one piece's: "this one", "for my neighbour", "it's for Ana".
 _ONE_PIECES = re.compile(
-    r"\b(?:this|that)\s+one\b|\b(?:it['’]s\s+)?for\s+(?:my|our)\s+(?:[\w-]+\s+)?"
+    r"\b(?:this|that)\s+one\b|\b(?:need|get|have|want)\s+(?:this|that|it)\s+in\b|"
+    rf"\bthis\s+(?:[\w-]+\s+){{0,2}}?{_PIECE}\b|"
+    r"\b(?:it['’]s\s+)?for\s+(?:my|our)\s+(?:[\w-]+\s+)?"
     rf"(?:{_RELATIONS})\b|\bit['’]s\s+for\s+(?-i:[A-Z])\w+",
     re.IGNORECASE,
 )

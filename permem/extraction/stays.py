@@ -69,6 +69,13 @@ HOME_PLACE = re.compile(
 )
 
 
+# Gone somewhere, said by the going ("I'm heading to Kyoto", "off to Lisbon").
+_GONE_TO = re.compile(
+    r"\b(?i:i|we)\b[^.!?;]{0,60}?\b(?i:heading|headed|off|flying|going|travel+ing|driving|over)\s+"
+    r"(?i:out\s+)?(?i:to)\b"
+)
+
+
 # Words that open the start of a window: "from the 12th", "starting Monday", "between ...".
 _SAYS_START = re.compile(
     r"\b(?:from|starting|beginning|as\s+of|between|after|once|come|effective)\s+(?:on\s+)?"
@@ -80,8 +87,13 @@ _SAYS_START = re.compile(
 
 def away_for_a_while(text: str, ts: datetime) -> bool:
     """The text places the speaker somewhere for a window read to its end (module docstring)."""
-    if _AWAY_IN.search(text) is None:
+    found = _AWAY_IN.search(text)
+    if found is None:
         return False
+    if _GONE_TO.match(found.group()) and _AWAY_IN.search(text, found.end()) is None:
+        # "I'm flying to Kenya next month" names a trip, not how long it lasts: a stay only
+        # with an end of its own ("heading to Kyoto on June 8, back on the 22nd").
+        return resolve(text, ts).valid_until is not None
     from permem.occasions import occasion, stay_window  # occasions reads the extraction lexicon
 
     if stay_window(text, ts) is not None:
