@@ -24,6 +24,7 @@ from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
 from permem.classify import classify_all
+from permem.extraction.speakers import attribute, attribute_candidates
 from permem.logs import parse_message
 from permem.runtime import shared_extractor
 
@@ -168,7 +169,9 @@ def visitors() -> Iterator[tuple[str, bool]]:
         text = f"{opener} We love spicy food and we don't drive."
         line = {"message_id": "m1", "tenant": "grid", "account": "ana", "conversation_id": "c",
                 "turn": 1, "role": "user", "text": text, "ts": TS.isoformat()}  # fmt: skip
-        found = shared_extractor().extract([parse_message(line)])
+        messages = [parse_message(line)]
+        turns = attribute(messages)  # who types, read as the nightly run reads it
+        found = attribute_candidates(messages, shared_extractor().extract(messages), turns)
         yield text, bool(found) and all(c.speaker is not None for c in found)
 
 
