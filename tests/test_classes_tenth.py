@@ -47,6 +47,8 @@ TS = datetime(2026, 5, 28, 12, 0, tzinfo=ZONE)  # a Thursday
          ("2026-06-10", "2026-06-26")),
         ("Between the 5th and the 12th of June I'm stuck in Frankfurt for a trade fair.",
          ("2026-06-05", "2026-06-13")),
+        ("I'm covering the Frankfurt branch from the 8th to the 19th of June.",
+         ("2026-06-08", "2026-06-20")),
         # Windows: a length said of the stay, a stretch said first, an end relative to now,
         # a part of a month, this coming weekend, all through a month.
         ("I'm doing a month-long residency in Cusco starting July 1.",

@@ -34,7 +34,9 @@ _AWAY_IN = re.compile(
     # Or gone there: "I'm heading to Kyoto on June 8. Back on the 22nd."
     r"(?i:heading|headed|off|flying|going|travel+ing|driving|over)\s+(?i:out\s+)?(?i:to)\s+(?:the\s+)?"
     rf"(?!(?i:{_NOT_PLACES})\b)[A-Z][\w'-]+|"
-    r"(?i:in|at|to|from)\s+(?i:our|the|my|their)\s+[A-Z][\w'-]+\s+"
+    # A named site of the user's work, with or without a preposition ("I'm covering the
+    # Frankfurt branch next week").
+    r"(?:(?i:in|at|to|from)\s+)?(?i:our|the|my|their)\s+[A-Z][\w'-]+\s+"
     r"(?i:office|branch|site|campus|plant|headquarters|hq|studio|lab|base|depot))\b"
     r"(?!\s+(?i:time|mode|love|charge|trouble|person))"
 )
