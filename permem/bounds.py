@@ -28,10 +28,9 @@ from permem.temporal_phrases import (
     _MONTHS,
     _MONTHS_SPAN,
     _NUMBERS,
-    _SEASON_START,
 )
 
-__all__ = ["ahead", "end_day", "month_part", "names_bound", "plan_start", "start_day"]
+__all__ = ["ahead", "end_day", "month_part", "names_bound", "start_day"]
 
 _END = re.compile(r"\b(?:up\s+until|up\s+till|until|till|til|through|thru|up\s+to)\s+", re.I)
 _START = re.compile(
@@ -194,11 +193,6 @@ def start_day(text: str, ts: datetime) -> datetime | None:
     if opens:
         day = _later(today, _count(opens.group("n")), opens.group("unit"))
         return datetime.combine(day, time(0), tzinfo=ts.tzinfo)
-    season = _SEASON_OPENS.search(text)
-    if season is not None:
-        # "From the autumn I'll be living there" (a plan "after the summer": `plan_start`).
-        day = _season_start(season.group("season").lower(), today)
-        return datetime.combine(day, time(0), tzinfo=ts.tzinfo)
     for marker in _START.finditer(text):
         if re.search(r"\b(?:weeks?|days?)\s+$", text[: marker.start()], re.IGNORECASE):
             continue  # "a week from tomorrow" names one day, not a start
@@ -245,62 +239,6 @@ def names_bound(text: str) -> bool:
         for pattern, read in ((_END, _until_day), (_START, _day))
         for marker in pattern.finditer(text)
     )
-
-
-# When a plan is for, said without a marker of its start: "after the summer", "in spring", "in
-# the new year", "at the end of the year", "in a couple of months".
-_PLAN_SEASON = re.compile(
-    r"\b(?P<prep>in|after|around|by|over|during|this|next)\s+(?:the\s+)?(?:early\s+|late\s+)?"
-    r"(?P<season>spring|summer|autumn|fall|winter)\b",
-    re.IGNORECASE,
-)
-# A season said as a start: "from the autumn", "starting in the spring".
-_SEASON_OPENS = re.compile(
-    r"\b(?P<prep>from|starting(?:\s+in)?|beginning(?:\s+in)?|come|once)\s+(?:the\s+)?"
-    r"(?P<season>spring|summer|autumn|fall|winter)\b(?!\s+(?:term|semester|holidays?|break))",
-    re.IGNORECASE,
-)
-_PLAN_NEW_YEAR = re.compile(r"\b(?:in|after|around|by|at|from)\s+the\s+new\s+year\b", re.I)
-_PLAN_END_OF = re.compile(
-    r"\b(?:at|by|towards?|around)\s+the\s+end\s+of\s+(?:the\s+|this\s+)?(?P<unit>year|month)\b",
-    re.I,
-)
-_PLAN_IN_UNITS = re.compile(
-    rf"\bin\s+(?:about\s+|around\s+)?{_UNITS}(?:'\s*time)?\b", re.IGNORECASE
-)
-_SEASON_AFTER = {"spring": "summer", "summer": "autumn", "autumn": "winter", "fall": "winter",
-                 "winter": "spring"}  # fmt: skip
-
-
-def _season_start(season: str, today: date) -> date:
-    month, day = _SEASON_START[season]
-    start = date(today.year, month, day)
-    return start if start > today else date(today.year + 1, month, day)
-
-
-def plan_start(text: str, ts: datetime) -> datetime | None:
-    """When a plan said at `ts` is for, when it names a season, the new year, the end of the
-    year or month, or a stretch from now, without a marker of its start (`start_day`): local
-    midnight of that day, if it is still to come; else None."""
-    today = ts.date()
-    day: date | None = None
-    season = _PLAN_SEASON.search(text)
-    units = _PLAN_IN_UNITS.search(text)
-    end_of = _PLAN_END_OF.search(text)
-    if season is not None:
-        name = season.group("season").lower()
-        if season.group("prep").lower() == "after":
-            name = _SEASON_AFTER[name]  # "after the summer": when autumn starts
-        day = _season_start(name, today)
-    elif _PLAN_NEW_YEAR.search(text):
-        day = date(today.year + 1, 1, 1)
-    elif end_of is not None:
-        day = _end_of(end_of.group("unit").lower(), today)
-    elif units is not None:
-        day = _later(today, _count(units.group("n")), units.group("unit"))
-    if day is None or day <= today:
-        return None
-    return datetime.combine(day, time(0), tzinfo=ts.tzinfo)
 
 
 # A part of a month: "at the start of October", "the end of September", "early March",

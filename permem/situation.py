@@ -139,12 +139,7 @@ __all__ = ["orders_last_with_their_situation"]
 
 # A mishap to something of the speaker's: "Dropped my phone in a lake", "Screen's smashed",
 # "my Pixel died", "the laptop's in for repair".
-_MISHAP = re.compile(
-    r"\b(?:dropped|broke|broken|smashed|cracked|died|dead|lost|stolen|drowned|fried|bricked|"
-    r"in\s+for\s+(?:a\s+)?repairs?|being\s+(?:fixed|repaired)|at\s+the\s+repair\s+shop|"
-    r"water\s+damage|won['’]t\s+(?:turn|switch)\s+on)\b",
-    re.IGNORECASE,
-)
+_MISHAP = re.compile(rf"\b{lx.OUT_OF_USE}\b", re.IGNORECASE)
 
 
 def mishaps_last_with_their_stand_in(

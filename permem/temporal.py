@@ -413,7 +413,7 @@ def resolve(text: str, ts: datetime, *, plan: bool = False, one_off: bool = Fals
     `one_off`: the extractor already saw a one-off cue ("for this trip only").
     A span named by both ends, or a whole month, is the claim's validity (`span`).
     """
-    from permem import bounds  # reads the days with this module's day reader
+    from permem import bounds, plan_starts  # read the days with this module's day reader
 
     one_off = one_off or _TONIGHT.search(text) is not None
     named = None if _HABITUAL.search(text) else span(text, ts)
@@ -421,7 +421,9 @@ def resolve(text: str, ts: datetime, *, plan: bool = False, one_off: bool = Fals
         # "Beginning the first week of May I'm on nights permanently": it starts then.
         ends = None if FOR_GOOD.search(text) else named[1]
         return Validity(valid_from=named[0], valid_until=ends, one_off=one_off)
-    valid_from = starts(text, ts) or bounds.start_day(text, ts) or ts
+    valid_from = (
+        starts(text, ts) or bounds.start_day(text, ts) or plan_starts.season_opens(text, ts) or ts
+    )
     if valid_from == ts and (plan or _LASTING_CHANGE.search(text) or _PART_FIRST.match(text)):
         # "We're relocating at the start of October": a change for a part of a month.
         valid_from = bounds.month_part(text, ts) or ts
@@ -431,7 +433,7 @@ def resolve(text: str, ts: datetime, *, plan: bool = False, one_off: bool = Fals
         start = _start_of(upcoming, ts) if upcoming else None
         # Or any other wording of when a plan is for ("after the summer", "in the new year",
         # "at the end of the year", "in a couple of months"): `permem.bounds`.
-        start = start if start is not None and start > ts else bounds.plan_start(text, ts)
+        start = start if start is not None and start > ts else plan_starts.plan_start(text, ts)
         if start is not None and start > ts:
             valid_from = start
     until = _UNTIL.search(text)

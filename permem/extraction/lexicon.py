@@ -172,6 +172,14 @@ BELIEF = re.compile(
     r"destroys?|rots?|cures?)\b)",
     re.IGNORECASE,
 )
+# Out of use, said of a thing of the speaker's: "dropped", "smashed", "died", "in for repair"
+# (`permem.situation` ends a mishap with its stand-in; `speaker_markers` keeps a device borrowed
+# meanwhile the holder's).
+OUT_OF_USE = (
+    r"(?:dropped|broke|broken|smashed|cracked|died|dead|lost|stolen|drowned|fried|bricked|"
+    r"in\s+for\s+(?:a\s+)?repairs?|being\s+(?:fixed|repaired)|at\s+the\s+repair\s+shop|"
+    r"water\s+damage|won['’]t\s+(?:turn|switch)\s+on)"
+)
 # Taken for granted, by any words: "as far as I know", "I'm pretty sure", "apparently".
 _TAKEN_FOR_GRANTED = re.compile(
     r"\b(?:i(?:'m|\s+am)\s+(?:pretty\s+|quite\s+|fairly\s+|absolutely\s+|totally\s+|100\s*%\s+)?"

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
-from permem.extraction.lexicon import RELATIONS
+from permem.extraction.lexicon import OUT_OF_USE, RELATIONS
 from permem.extraction.prefilter import guard_patterns
 from permem.extraction.speaker_visitors import visiting_sentence, visitors_fragment
 from permem.extraction.speaker_words import (
@@ -336,9 +336,8 @@ _MINE = (
     r"thinkpad|surface|dell|lenovo|screen)"
 )
 _OWN_DEVICE_DOWN = re.compile(
-    rf"\bmy\s+(?:\w+\s+)?{_MINE}['’]?s?\b[^.!?]{{0,30}}?\b(?:died|broke|broken|smashed|cracked|"
-    r"dead|lost|stolen|in\s+for\s+repairs?|being\s+(?:fixed|repaired)|won['’]t\s+turn\s+on)\b|"
-    rf"\b(?:dropped|broke|smashed|cracked|lost)\s+my\s+(?:\w+\s+)?{_MINE}\b",
+    rf"\bmy\s+(?:\w+\s+)?{_MINE}['’]?s?\b[^.!?]{{0,30}}?\b{OUT_OF_USE}\b|"
+    rf"\b{OUT_OF_USE}\s+my\s+(?:\w+\s+)?{_MINE}\b",
     re.IGNORECASE,
 )
 
