@@ -16,7 +16,7 @@ from permem.extraction import lexicon as lx
 from permem.extraction.context import CLAUSE_STOP, leans_back, meaning, sentence_around
 from permem.extraction.modality import changed_state
 from permem.extraction.sensitive import PERSONAL, SPECIAL
-from permem.governed import governed
+from permem.governed import governed, started_before
 from permem.occasions import makeshift_end, next_period, occasion, over_before_said, stay_window
 from permem.records import Kind, Origin, Role, Sensitivity
 from permem.situation import mishaps_last_with_their_stand_in, orders_last_with_their_situation
@@ -369,6 +369,12 @@ def _validity(candidate: Candidate) -> Validity:
         validity = replace(validity, valid_from=max(day[0], message.ts), valid_until=None)
     elif day is not None and validity.valid_until is None and validity.valid_from == message.ts:
         validity = replace(validity, valid_from=max(day[0], message.ts))
+    elif (
+        validity.valid_until is None
+        and validity.valid_from == message.ts
+        and (start := started_before(message.text[: candidate.claim_start], message.ts))
+    ):
+        validity = replace(validity, valid_from=start)  # "The new rota starts on 1 September and"
     if validity.valid_until is None and validity.valid_from == message.ts:
         # One day of its own ("no calls the day after tomorrow"), or the day its context
         # names ("so no meetings that day"): it holds that day only.

@@ -4,11 +4,12 @@ of the period named before it."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, time
 
-from permem.temporal import Validity, _month_span, _month_start, resolve
-from permem.temporal_phrases import _IN_MONTH, AFTER_THEN, STARTS_THEN, UNTIL_THEN
+from permem.temporal import Validity, _month_span, _month_start, _parse_day, resolve
+from permem.temporal_phrases import _DATE, _IN_MONTH, AFTER_THEN, STARTS_THEN, UNTIL_THEN
 
 
 def period(text: str, ts: datetime) -> tuple[datetime, datetime | None] | None:
@@ -44,3 +45,30 @@ def governed(text: str, context: str, own: Validity, ts: datetime) -> Validity:
     if UNTIL_THEN.search(text):
         return replace(own, valid_until=end)
     return replace(own, valid_from=max(own.valid_from, start), valid_until=end)
+
+
+# What starts on a day, said before the claim: "On 1 September the new rota starts and I'm on
+# early shifts", "My new job starts on the 15th, I'll be working nights".
+_STARTS = re.compile(
+    r"\b(?:starts?|begins?|kicks?\s+in|takes?\s+effect|comes?\s+into\s+(?:effect|force)|"
+    r"goes\s+live|is\s+changing|changes\s+over)\b",
+    re.IGNORECASE,
+)
+_SENTENCES = re.compile(r"(?<=[.!?])\s+")
+_A_DATE = re.compile(_DATE, re.IGNORECASE)
+
+
+def started_before(before: str, ts: datetime) -> datetime | None:
+    """The day, after `ts`, on which something said to start in the clause or sentence just
+    before a claim (`before`, the message's text up to the claim) starts: the claim holds from
+    then. None when that text says no such start."""
+    pieces = [p for p in _SENTENCES.split(before.strip()) if p.strip()]
+    said = " ".join(pieces[-2:])
+    if not said or _STARTS.search(said) is None:
+        return None
+    named = _A_DATE.search(said)
+    day = _parse_day(named.group(), ts) if named is not None else None
+    if day is None:
+        return None
+    start = datetime.combine(day, time(0), tzinfo=ts.tzinfo)
+    return start if start > ts else None

@@ -200,12 +200,25 @@ _BACK_IN = re.compile(
     re.IGNORECASE,
 )
 MAKESHIFT_DAYS = 14
+# A device in use for now, or until something happens: "I'm on my partner's old iPhone until
+# the repair shop calls", "using a cheap burner for now until the insurance pays out".
+_DEVICE = (
+    r"(?:phone|mobile|iphone|android|pixel|galaxy|samsung|nokia|motorola|xiaomi|burner|laptop|"
+    r"macbook|computer|pc|tablet|ipad|kindle|e-reader|device|handset|car|bike|scooter|van)"
+)
+_FOR_NOW = re.compile(
+    rf"\b(?:using|on|borrowing|with|got|have)\s+(?:[\w'’-]+\s+){{0,3}}?{_DEVICE}s?\b[^.!?]*"
+    r"\b(?:for\s+now|for\s+the\s+time\s+being|until|till|til)\b|"
+    rf"\b(?:for\s+now|for\s+the\s+time\s+being)\b[^.!?]*\b{_DEVICE}s?\b",
+    re.IGNORECASE,
+)
 
 
 def makeshift_end(text: str, start: datetime) -> datetime | None:
     """When a stand-in the text speaks of stops being used (see `_MAKESHIFT`), counted from
     `start`; None when it speaks of none."""
-    if _MAKESHIFT.search(text) is None or _HABITUAL.search(text) is not None:
+    stand_in = _MAKESHIFT.search(text) is not None or _FOR_NOW.search(text) is not None
+    if not stand_in or _HABITUAL.search(text) is not None:
         return None
     back = _BACK_IN.search(text)
     if back is None:

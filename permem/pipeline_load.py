@@ -130,7 +130,7 @@ def _retractions(proposals: Sequence[Proposal], tenant: str) -> list[Retraction]
                 # "New terms with the client. Every two weeks, net 14.": what follows says
                 # what the new arrangement replaces.
                 claim = f"{claim} {candidate.message.text[candidate.end :]}"
-            named = policy.retracted_words(claim, candidate.context)
+            named = policy.retracted_words(claim, _without_returns(candidate.context))
             specific = _named_by(claim, candidate.context)
             said = candidate.claim_text
         elif stored and Cue.ONE_OFF not in candidate.cues:
@@ -157,6 +157,14 @@ def _retractions(proposals: Sequence[Proposal], tenant: str) -> list[Retraction]
 
 
 _CLAUSE = re.compile(r"\s*[,;]\s*|\s+(?:-|–|—)\s+")
+
+
+def _without_returns(context: str | None) -> str | None:
+    """The context without its clauses that say what holds again ("The Mac went back to IT,
+    I'm on my old laptop again": the laptop is not taken back)."""
+    if context is None:
+        return None
+    return " ".join(c for c in _CLAUSE.split(context) if not modality.returns(c))
 
 
 def _named_by(claim: str, context: str | None) -> frozenset[str] | None:

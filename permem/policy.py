@@ -72,6 +72,7 @@ from datetime import timedelta
 from permem.extraction import Cue
 from permem.extraction.sensitive import SPECIAL
 from permem.records import Confirmation, GateDecision, Kind, Origin, Role, Sensitivity, Status
+from permem.retraction_words import named_by_kind as named_by_kind
 from permem.retraction_words import reference_words as reference_words
 from permem.retraction_words import retracted_words as retracted_words
 from permem.retraction_words import ruled_out_words as ruled_out_words
@@ -229,6 +230,7 @@ EXCLUSIVE_TOPICS = frozenset(
         "spelling",
         "home",
         "job",
+        "workplace",
     }
 )
 _ADDS = re.compile(r"\b(?:also|as\s+well|additionally|on\s+top\s+of\s+that)\b", re.IGNORECASE)

@@ -171,7 +171,9 @@ def settled(survivors: Sequence[UserMemory]) -> set[uuid.UUID]:
 # "the briefing in the evening".
 _TIME_OF_DAY = re.compile(
     r"\b(?:\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}:\d{2}|noon|midday|midnight|mornings?|"
-    r"evenings?|afternoons?|nights?|lunchtime|bedtime|breakfast|first\s+thing)\b",
+    r"evenings?|afternoons?|nights?|lunchtime|bedtime|breakfast|first\s+thing)\b|"
+    # An hour said bare after "at": "Daily news roundup at 8, please".
+    r"\bat\s+\d{1,2}\b(?![:.]?\d|\s*(?:%|kg|km|mph|years?|percent|degrees))",
     re.IGNORECASE,
 )
 # Words of a time or of asking, which name no thing: "remind me at 8am" and "remind me at 6pm"

@@ -23,6 +23,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from permem import policy
+from permem.extraction.modality import retracts
 from permem.recall_choice import with_siblings
 from permem.records import Status
 from permem.revisions import Retraction, brands_of, mark_superseded, move_status, names_any
@@ -46,6 +47,17 @@ def reinstate(
     returning = [r for r in retractions if r.returns]
     if not returning:
         return
+    _bring_back(conn, tenant, returning, superseded, reinstated)
+    _end_named_changes(conn, tenant, returning, superseded)
+
+
+def _bring_back(
+    conn: Connection,
+    tenant: str,
+    returning: Sequence[Retraction],
+    superseded: list[str],
+    reinstated: list[str],
+) -> None:
     check_status(Status.SUPERSEDED, Status.ACTIVE)  # the one transition table allows it
     rows = conn.execute(
         sa.select(memories.c.id, memories.c.subject, memories.c.scope, memories.c.claim,
@@ -70,6 +82,7 @@ def reinstate(
                 and names_any(ret.named, names[memory_id], brands)
             ):
                 back[memory_id] = ret.id
+    _undone_by_own_message(conn, returning, rows, back)
     if not back:
         return
     replacers = _replaced_by(conn, list(back))
@@ -98,6 +111,80 @@ def reinstate(
         if (message := message_of_span.get(sibling)) in by_message:
             ended[sibling] = by_message[message]
     mark_superseded(conn, tenant, ended, superseded, why="ended by return")
+
+
+def _undone_by_own_message(
+    conn: Connection,
+    returning: Sequence[Retraction],
+    rows: Sequence[Any],
+    back: dict[uuid.UUID, uuid.UUID],
+) -> None:
+    """A return that names nothing superseded ("I'm on my old laptop again, same setup as
+    before") after its own message took back a change ("The Mac went back to IT"): what that
+    change had replaced holds again. Adds to `back` (old claim -> return)."""
+    unnamed = [r for r in returning if r.id not in set(back.values())]
+    if not unnamed:
+        return
+    said = {row[0]: (row[1], row[5], row[6]) for row in rows}
+    replacer = _replaced_by(conn, list(said))
+    replacer_message = _messages_of(conn, set(replacer.values()))
+    for ret in unnamed:
+        changes = {
+            old
+            for old, new in replacer.items()
+            if replacer_message.get(new) == ret.message_id and said[old][2] != ret.message_id
+        }
+        for old, new in replacer.items():
+            subject, observed_at, _ = said[old]
+            if (
+                new in changes
+                and old not in back
+                and subject == ret.subject
+                and observed_at < ret.observed_at
+            ):
+                back[old] = ret.id
+
+
+def _end_named_changes(
+    conn: Connection, tenant: str, returning: Sequence[Retraction], superseded: list[str]
+) -> None:
+    """A return names what it goes back to and, often, what it leaves ("Went back to Windows,
+    Linux was too fiddly"; "Same laptop as before now" after "new laptop: a MacBook Air"):
+    of the active claims said before it that it names, the earliest message's are the state it
+    returns to and stay; the later ones that say a change (`_A_CHANGE`) were the change, and
+    end. A later claim that says no change ("my bike is a Brompton") stays."""
+    rows = conn.execute(
+        sa.select(memories.c.id, memories.c.subject, memories.c.scope, memories.c.claim,
+                  memories.c.evidence, memories.c.observed_at, memories.c.source_message_id)
+        .where(memories.c.status == Status.ACTIVE.value,
+               memories.c.subject.in_(sorted({r.subject for r in returning})))
+    ).all()  # fmt: skip
+    ended: dict[uuid.UUID, uuid.UUID] = {}
+    for ret in returning:
+        brands = brands_of(ret.said or "")
+        named = sorted(
+            (row for row in rows
+             if row[1] == ret.subject
+             and row[5] < ret.observed_at
+             and row[6] != ret.message_id
+             and row[2] in (ret.scope, "global")
+             and names_any(ret.named, policy.reference_words(f"{row[4] or ''} {row[3]}"), brands)),
+            key=lambda row: row[5],
+        )  # fmt: skip
+        if named:
+            first = named[0][6]
+            ended.update({row[0]: ret.id for row in named if row[6] != first and _a_change(row[3])})
+    mark_superseded(conn, tenant, ended, superseded, why="ended by return")
+
+
+# A claim that says something changed: a new thing, one being tried, one for now.
+_A_CHANGE = re.compile(
+    r"\b(?:new|trying|for\s+now|these\s+days|instead|temporar\w*|got\s+an?)\b", re.IGNORECASE
+)
+
+
+def _a_change(claim: str) -> bool:
+    return _A_CHANGE.search(claim) is not None or retracts(claim)
 
 
 def _messages_of(conn: Connection, ids: set[uuid.UUID]) -> dict[uuid.UUID, str]:

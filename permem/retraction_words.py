@@ -6,6 +6,7 @@ them to decide which older claims a newer one takes back.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from permem.extraction.modality import CONTINUES
@@ -87,6 +88,67 @@ def ruled_out_words(claim: str) -> frozenset[str]:
         return frozenset()
     return frozenset().union(
         *(reference_words(m.group("word")) for m in _RULED_OUT.finditer(claim))
+    )
+
+
+# A retraction may name things by their kind rather than by themselves: "I've quit caffeine"
+# takes back "useless before my double espresso", "cancelled every streaming subscription"
+# takes back "we're a Netflix household", "I've given up meat" takes back "a steak most
+# Fridays". Each kind (its words, any of them naming it) with the things it covers; a thing of
+# several words is named only by all of them ("flat white", not "white").
+_KINDS_SAID: dict[str, str] = {
+    "caffeine caffeinated decaf stimulants": (
+        "coffee|espresso|latte|cappuccino|americano|macchiato|mocha|flat white|cold brew|"
+        "matcha|energy drink|cola|coke|red bull|black tea|green tea|earl grey|chai|pre-workout"
+    ),
+    "alcohol alcoholic booze boozing drinking sober sobriety teetotal": (
+        "beer|ale|lager|stout|ipa|cider|wine|prosecco|champagne|cava|whisky|whiskey|bourbon|"
+        "gin|vodka|rum|tequila|mezcal|cocktail|negroni|margarita|spritz|sake|pint|pub"
+    ),
+    "streaming subscription cord": (
+        "netflix|hbo|disney|hulu|prime video|apple tv|paramount|peacock|crunchyroll|mubi|"
+        "now tv|britbox|youtube premium|spotify|apple music|tidal|deezer"
+    ),
+    "social media|socials": (
+        "instagram|insta|tiktok|facebook|twitter|snapchat|reddit|threads|bluesky|mastodon|"
+        "linkedin|pinterest|tumblr"
+    ),
+    "meat": (
+        "beef|pork|chicken|lamb|bacon|steak|burger|sausage|ham|salami|turkey|veal|venison|"
+        "mince|meatball|pepperoni|chorizo|brisket"
+    ),
+    "fish seafood pescatarian": (
+        "salmon|tuna|cod|prawn|shrimp|sushi|mackerel|sardine|crab|lobster|mussel|oyster|"
+        "haddock|fish and chips"
+    ),
+    "dairy lactose": "milk|cheese|butter|yoghurt|yogurt|cream|cheddar|brie|mozzarella|latte",
+    "carbs carb": "bread|pasta|rice|potato|noodle|pizza|toast|bagel|cereal|spaghetti",
+    "gluten wheat": "bread|pasta|pizza|beer|toast|bagel|croissant|cake|biscuit|noodle|cereal",
+    "sugar sugary sweets": (
+        "cake|candy|chocolate|dessert|biscuit|cookie|soda|doughnut|donut|ice cream|pastry|pastries"
+    ),
+    "smoking nicotine cigarettes tobacco": "cigarette|cig|vape|vaping|cigar|roll-up|shisha",
+}
+
+
+@functools.cache
+def _kind_table() -> dict[frozenset[str], tuple[frozenset[str], ...]]:
+    table: dict[frozenset[str], tuple[frozenset[str], ...]] = {}
+    for kinds, things in _KINDS_SAID.items():
+        names = kinds.split("|") if "|" in kinds else kinds.split()
+        covered = tuple(reference_words(thing) for thing in things.split("|"))
+        for name in names:
+            table[reference_words(name)] = covered
+    return table
+
+
+def named_by_kind(named: frozenset[str], words: frozenset[str]) -> bool:
+    """Whether words a retraction names (`retracted_words`, `ruled_out_words`) name a kind that
+    covers a thing the claim's words (`reference_words`) name: "quit caffeine" names the
+    espresso, "no alcohol at all now" the red wine."""
+    return any(
+        kind <= named and any(thing and thing <= words for thing in covered)
+        for kind, covered in _kind_table().items()
     )
 
 

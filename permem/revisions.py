@@ -126,7 +126,7 @@ def apply_retractions(
         brands = brands_of(retraction.said or "")
         named = retraction.named
         if retraction.specific and any(
-            retraction.specific & names[row[0]]
+            names_any(retraction.specific, names[row[0]], brands)
             for row in by_subject[retraction.subject]
             if row[0] != retraction.id and row[6] != retraction.message_id
         ):
@@ -153,6 +153,7 @@ def apply_retractions(
             if (
                 (names_plan and kind == Kind.PLAN.value)
                 or names_any(named, names[memory_id], brands)
+                or policy.named_by_kind(named, names[memory_id])
                 or (
                     meaning is not None
                     and said is not None
@@ -161,9 +162,12 @@ def apply_retractions(
                 )
             ):
                 replaced[memory_id] = retraction.id
-    # The clauses said beside a retracted claim go with it, unless they take back themselves.
-    retracting = {r.id for r in retractions}
-    speaking = {r.message_id for r in retractions}
+    # The clauses said beside a retracted claim go with it, unless they are said with a
+    # retraction that took something back ("I run 5k - scratch that, 10k": the 10k stays). A
+    # change that took nothing back goes with the clause beside it ("new laptop: a MacBook
+    # Air. Everything's macOS now", then "I gave the Mac back": macOS goes too).
+    retracting = set(replaced.values())
+    speaking = {r.message_id for r in retractions if r.id in retracting}
     spans = [
         (row[0], row[6], row[8] or 0, row[7] or 0)
         for row in rows

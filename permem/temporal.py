@@ -50,6 +50,7 @@ from permem.temporal_phrases import (
     ONE_STRETCH,
     POINTS_TO_DAY,
     SECOND_DAY,
+    WEEKLY_RUN,
     _with_month,
 )
 
@@ -270,6 +271,7 @@ def _end_day(phrase: str, ts: datetime) -> date | None:
 
 
 _RELATIVE_END = re.compile(r"\b(?:next|this|coming)\b", re.IGNORECASE)
+_BARE_DAY = re.compile(r"(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?", re.IGNORECASE)
 
 
 def span(text: str, ts: datetime) -> tuple[datetime, datetime] | None:
@@ -292,6 +294,10 @@ def span(text: str, ts: datetime) -> tuple[datetime, datetime] | None:
             relative = _RELATIVE_END.search(found.group("b")) is not None
             anchor = ts if relative else datetime.combine(first, time(12), tzinfo=ts.tzinfo)
             last = _end_day(found.group("b"), anchor)
+            bare = _BARE_DAY.fullmatch(found.group("a").strip())
+            if relative and last is not None and bare and int(bare.group(1)) <= last.day:
+                # "from the 3rd until the 21st of next month": both days of next month.
+                first = last.replace(day=int(bare.group(1)))
             if last is not None and first <= last and last >= ts.date():
                 return (
                     max(datetime.combine(first, time(0), tzinfo=ts.tzinfo), ts),
@@ -416,6 +422,8 @@ def resolve(text: str, ts: datetime, *, plan: bool = False, one_off: bool = Fals
     from permem import bounds, plan_starts  # read the days with this module's day reader
 
     one_off = one_off or _TONIGHT.search(text) is not None
+    # "in the office Tuesday to Thursday" every week names no end ("to Thursday").
+    text = WEEKLY_RUN.sub(" ", text)
     named = None if _HABITUAL.search(text) else span(text, ts)
     if named is not None:
         # "Beginning the first week of May I'm on nights permanently": it starts then.

@@ -89,7 +89,8 @@ _UNTIL_MONTH = re.compile(
 # when that day starts.
 _BACK_ON = re.compile(
     rf"\b(?:back|return(?:ing|s)?|home\s+again)\b[^.!?]{{0,30}}?\b(?:on|by)?\s*"
-    rf"(?:the\s+(?=\d+\w*\s+of\b))?(?P<date>{_DATE})(?!s)\b",
+    # Not a start said with "since" ("back on the train since Monday").
+    rf"(?:the\s+(?=\d+\w*\s+of\b))?(?<!\bsince\s)(?P<date>{_DATE})(?!s)\b",
     re.IGNORECASE,
 )
 # "as of the 1st of October", "starting August 1st", "from March": the claim starts then.
@@ -196,7 +197,9 @@ _ONE_MONTH = re.compile(
     # "spending August at my in-laws'", "spending all of next month in Perth".
     r"spending\s+(?:all\s+(?:of\s+)?|the\s+whole\s+of\s+)?|"
     # "vegan for January", "during March", "a dry January", "sober October".
-    r"for\s+(?:the\s+month\s+of\s+)?|during\s+|(?:a\s+)?(?:dry|sober|plastic[\s-]free)\s+)"
+    r"for\s+(?:the\s+month\s+of\s+)?|during\s+|(?:a\s+)?(?:dry|sober|plastic[\s-]free)\s+|"
+    # "for most of August", "the bulk of next month": read as the month.
+    r"(?:for\s+)?(?:most|much|the\s+bulk|the\s+best\s+part|the\s+better\s+part)\s+of\s+)"
     rf"(?:(?P<next>next\s+month)|(?P<month>{_MONTH_RE})\b(?!\.?\s*\d)(?!\s+(?:the\s+)?\d))",
     re.IGNORECASE,
 )
@@ -251,7 +254,9 @@ _NOT_DAYS = re.compile(
 # A count of days or weeks before "from": "a week from tomorrow" is one day; "a four-day week
 # from 10 September" is no count, and starts then.
 _COUNTED_BEFORE = re.compile(
-    r"\b(?:an?|one|two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(?:weeks?|days?)\s+$",
+    # Not a frequency: "three days a week from September" starts then.
+    r"(?<!days\s)(?<!times\s)(?<!nights\s)\b(?:an?|one|two|three|four|five|six|seven|eight|nine|"
+    r"ten|\d+)\s+(?:weeks?|days?)\s+$",
     re.IGNORECASE,
 )
 _MONTH_OF_END = re.compile(rf"\b(?:{_MONTH_RE})\b", re.IGNORECASE)
@@ -261,14 +266,23 @@ _WEEKDAY_BEFORE_DATE = re.compile(
     re.IGNORECASE,
 )
 _BARE_WEEKDAY = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?", re.IGNORECASE)
+# Where one works, a run of weekdays: "in the office Tuesday to Thursday", "back at HQ Monday to
+# Friday" is every week ("I'm away Tuesday to Thursday" is one stretch).
+_WEEKLY = (
+    r"\b(?:office|hq|headquarters|on[\s-]?site|at\s+work|shifts?|school|campus)\s+"
+    r"(?:\w+\s+){0,2}?(?:mon|tues|wednes|thurs|fri|satur|sun)day\s+(?:to|through|thru|till|"
+    r"until|-|–)\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+)
 _HABITUAL = re.compile(
     r"\b(?:every|each|always|usually|normally|typically|generally|whenever|"
     r"(?:mon|tues|wednes|thurs|fri|satur|sun)days|"
     # "on Tuesday evenings", "Friday nights": a part of a weekday, said in the plural.
     r"(?:mon|tues|wednes|thurs|fri|satur|sun)day\s+(?:mornings|afternoons|evenings|nights|"
-    r"lunchtimes))\b",
+    rf"lunchtimes)|{_WEEKLY}"
+    r")\b",
     re.IGNORECASE,
 )
+WEEKLY_RUN = re.compile(_WEEKLY, re.IGNORECASE)
 # A change that lasts past the day it happens on ("I start the new job tomorrow").
 # A change said to last: the span it names is when it starts ("Beginning the first week of May
 # I'm on nights permanently").

@@ -29,7 +29,7 @@ from permem.extraction.no_claim import (
 )
 from permem.extraction.prefilter import guard_patterns
 from permem.extraction.sensitive import PERSONAL, SPECIAL
-from permem.extraction.sent_rules import ASKED_OUTPUT, OUTPUT_RULE, asks_to_keep
+from permem.extraction.sent_rules import ASKED_OUTPUT, OUTPUT_RULE, asks_to_keep, scheduled_delivery
 from permem.extraction.stays import HOME_PLACE, away_for_a_while, taken_on_for_a_while
 from permem.records import DEFAULT_PURPOSE, Message
 from permem.temporal import has_bound, has_window
@@ -157,11 +157,11 @@ _WHEN_I_DO = re.compile(
 def _is_request(text: str, cues: set[Cue]) -> bool:
     """A question or a request for help now, rather than a statement that lasts."""
     opener = lx.REQUEST_OPENERS.match(text) is not None and _WHEN_I_DO.match(text) is None
-    if asks_to_keep(text):
+    if asks_to_keep(text) or scheduled_delivery(text):
         return False
     if text.rstrip().endswith("?"):
         return opener or not (Cue.FIRST_PERSON in cues and Cue.DURABLE in cues)
-    return opener and Cue.INSTRUCTION not in cues
+    return opener and Cue.INSTRUCTION not in cues and claim_for_whom(text) is not ForWhom.OTHERS
 
 
 def _first_person_statement(text: str) -> bool:
@@ -418,11 +418,10 @@ def _worth_parsing(
         return True
     # A plan called off takes back what it names, even said without a subject ("not
     # adopting the greyhound after all"); the gate stores none of it.
-    if Cue.CALLED_OFF in cues or Cue.WITHDRAWN in cues:
-        return True
-    # A new value set against the old ("standup is Tuesdays now, not Mondays") corrects an
-    # older claim even with no "I" in it; the loader retracts what it rules out.
-    if Cue.NEW_NOT_OLD in cues:
+    # So does a new value set against the old ("standup is Tuesdays now, not Mondays"), even
+    # with no "I" in it (the loader retracts what it rules out), and a return to what held
+    # before ("Went back to Windows, Linux was too fiddly").
+    if cues & {Cue.CALLED_OFF, Cue.WITHDRAWN, Cue.NEW_NOT_OLD} or modality.returns(text):
         return True
     # A polite constraint without a subject: "no peanuts in anything please".
     polite = re.search(r"\b(?:please|pls|plz|stp)\b", text, re.I) is not None

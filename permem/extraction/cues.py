@@ -331,7 +331,10 @@ def select(message: Message, holder: frozenset[str] = frozenset()) -> list[Sente
         return [SentenceCue(message, start, end, frozenset(cues), topic, None)]
     own = " ".join(message.text[a:b] for a, b, is_quoted in spans if not is_quoted)
     belief = lx.believed(own)
-    for_someone = lx.FOR_SOMEONE.search(without_kept_dates(own)) is not None
+    # For someone else, or a lapse then a return ("had cake at the party, back on track"): once.
+    for_someone = lx.FOR_SOMEONE.search(without_kept_dates(own)) is not None or (
+        modality.lapse_then_return(own)
+    )
     for_relation = False
     asked = False  # the sentence before this one asked a question
     owned = False  # a mistake owned before ("Wait, I mixed them up."): what follows corrects
@@ -414,7 +417,8 @@ def select(message: Message, holder: frozenset[str] = frozenset()) -> list[Sente
                 retracts=modality.retracts(sentence),
                 for_a_relation=lx.FOR_A_RELATION.search(sentence) is not None,
                 one_off=lx.ONE_OFF.search(sentence) is not None,
-                undecided=modality.undecided_sentence(sentence),
+                undecided=modality.undecided_sentence(sentence)
+                or modality.undecided_beside(message.text, *around),
             )
         if Cue.RETRACTION not in cues and (said.retracts or owned):
             cues.add(Cue.RETRACTION)

@@ -30,6 +30,7 @@ import re
 from permem.extraction import lexicon as lx
 from permem.extraction.modality import RETRACTION
 from permem.extraction.prefilter import guard_patterns
+from permem.extraction.sent_rules import scheduled_delivery
 from permem.temporal import GOVERNED
 
 # A leading time adverbial that governs the directive after it: "until then, ...".
@@ -160,8 +161,9 @@ _CLAUSES = re.compile(r"\s*(?:[,;:—]|\s-\s|\bso\b|\band then\b)\s*", re.IGNORE
 
 def standing_directive(text: str) -> bool:
     """A directive that lasts (see the module docstring), in the sentence or in one of its
-    clauses ("I'm saving hard, warn me about any purchase over 50"); pure, no parse."""
-    if _standing(text):
+    clauses ("I'm saving hard, warn me about any purchase over 50"), or when what the assistant
+    sends arrives (`scheduled_delivery`); pure, no parse."""
+    if _standing(text) or scheduled_delivery(text):
         return True
     clauses = [c for c in _CLAUSES.split(text) if c and c.strip()]
     return len(clauses) > 1 and any(_standing(c) for c in clauses[1:])

@@ -52,7 +52,7 @@ _CLAIM_FOR = re.compile(
     # "I often cook for my housemate".
     rf"\b(?:(?:when(?:ever)?|if|for\s+anything)\s+(?:i\s+)?|"
     rf"i\s+(?:often\s+|usually\s+|also\s+|sometimes\s+|regularly\s+|always\s+)?)"
-    rf"{_ACTS}\b[^.;!?]{{0,30}}?\bfor\s+"
+    rf"{_ACTS}\b[^.;!?]{{0,30}}?\b(?:for|on\s+behalf\s+of)\s+"
     rf"(?P<whom>{_GROUP}|anyone|someone|others|other\s+people|the\s+team|my\s+team|guests|"
     rf"clients|colleagues|(?:my|our)\s+(?:{_RELATION})|(?!me\b|myself\b)[A-Z][\w'-]+)\b",
     re.IGNORECASE,

@@ -45,7 +45,7 @@ from permem.extraction.wordlist import words as words
 
 FIRST_PERSON = words(
     "i", "i'm", "im", "i've", "ive", "i'd", "i'll", "me", "my", "mine", "myself",
-    "we", "we're", "we've", "our", "ours", "us",
+    "we", "we're", "we've", "we'll", "we'd", "our", "ours", "us",
 )  # fmt: skip
 
 # Statements about durable states, tastes, habits and constraints.
@@ -257,7 +257,9 @@ RELATIONS = (
 FOR_SOMEONE = re.compile(
     r"\b(?:as\s+a\s+(?:gift|present)|a\s+(?:gift|present|surprise)\s+for|(?:shopping|buying|"
     r"getting\s+something|picking\s+something|booking)\s+for\s+(?:my|a|our)\b|it'?s\s+for\s+my\b|"
-    r"it\s+is\s+for\s+my\b|for\s+someone\s+else|on\s+behalf\s+of|"
+    r"it\s+is\s+for\s+my\b|for\s+someone\s+else|"
+    # Not a rule for whenever it happens: "when booking on behalf of my manager, always ...".
+    r"(?<!when\sbooking\s)(?<!whenever\si\sbook\s)(?<!when\si\sbook\s)on\s+behalf\s+of|"
     # Someone's birthday is an occasion, unless the sentence says when it is ("Pavel's
     # birthday is November 19": a date to keep).
     r"(?:(?:his|her|their)|\w+['’]s)\s+birthday(?!\s+(?:is|falls|was|'s)\b)|"

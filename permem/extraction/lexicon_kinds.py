@@ -32,6 +32,9 @@ TOPICS = categories(
             r"weights?|temperatures?|distances?|heights?)\s+"
             r"(?:in|into|to)\s+(?:cups|ounces|oz|grams|pounds|lbs|kilos|kilograms|kg|feet|inches|"
             r"metres|meters|litres|liters|gallons|centimet(?:re|er)s|stone)",
+            # A piece told which units to use: "the recipe should use cups".
+            r"(?:should|must|to|please|needs\s+to|has\s+to)\s+use\s+(?:cups|ounces|oz|grams|pounds|"
+            r"lbs|kilos|kilograms|kg|feet|inches|metres|meters|litres|liters|gallons)",
         ),
         "spelling": (
             "british spelling", "american spelling", "uk spelling", "us spelling",
@@ -51,10 +54,27 @@ TOPICS = categories(
             "house-sitting", "housesitting", "house sitting", "subletting", "sublet",
             "working out of", "local means", "local for me", "based at", "that's home",
             "that is home", "anything local", "local stuff",
+            # Minding someone's place, or sent somewhere by work: "looking after my parents'
+            # farmhouse outside Cork", "work is sending me to our Lisbon team".
+            r"(?:looking\s+after|minding|watching)\s+(?:[\w'’-]+\s+){1,2}(?:house|place|flat|"
+            r"farmhouse|farm|cottage|apartment|home|cabin)",
+            r"(?:sending|posting|seconding|relocating)\s+me\s+(?:to|out\s+to|over\s+to)",
         ),
         "job": (
             "new job", "work as", "job as", "my job", "employer", "work at", "works at",
             "new role", "my role", "work for", "promoted to",
+        ),
+        # Where the user works from: "fully remote from the spare room", later "in the office
+        # Tuesday to Thursday from 20 August".
+        "workplace": (
+            # Not a stay ("working remotely from Seville this week").
+            r"remote(?:ly)?(?!\s+from\b)", "wfh", "work from home", "working from home",
+            "works from home",
+            # Not the office party: "had cake at the office party" says nothing of where.
+            r"(?:in|at|into)\s+the\s+office(?!\s+(?:party|parties|do|drinks|christmas|kitchen|"
+            r"picnic|quiz|lunch))", "office days", "home days",
+            "hybrid", "on site", "on-site", "onsite", "spare room", "home office", "coworking",
+            "co-working", "hot desk", "hot-desking", "hq", "headquarters",
         ),
         "schedule": ("mornings", "evenings", "weekends", "weekdays", "days a week", "night shift"),
     }

@@ -80,7 +80,8 @@ ONE_OFF = words(
     # Buying or planning for someone else: their tastes, this once.
     "as a gift", "a gift for", "a present for", "as a present", "it's for a friend",
     "it's for my", "it is for my", "shopping for my", "buying for my", "for someone else",
-    "on behalf of",
+    # Not a rule for whenever it happens: "when booking on behalf of my manager, always ...".
+    r"(?<!when\sbooking\s)(?<!whenever\si\sbook\s)(?<!when\si\sbook\s)on\s+behalf\s+of",
 )  # fmt: skip
 
 # One piece named first with what it needs: "One thing: the US grant bid needs 'color' and
@@ -168,7 +169,8 @@ ADDITION = re.compile(r"\b(?:also|as\s+well|too|additionally|another|on\s+top)\b
 # A habit of the past: "I used to commute two hours by car", "back at uni I lived on toast",
 # "in my twenties I ran every day". It says how things were, not how they are.
 PAST_HABIT = re.compile(
-    r"\b(?:used\s+to|back\s+(?:at|in)\s+(?:uni|university|college|school|the\s+day)|"
+    # Not a comparison with how things were ("same ride as I used to do"): a return.
+    r"\b(?:(?<!\bas\si\s)(?<!\bas\swe\s)(?<!\blike\si\s)(?<!\blike\swe\s)used\s+to|back\s+(?:at|in)\s+(?:uni|university|college|school|the\s+day)|"
     r"back\s+when\b|in\s+my\s+(?:teens|twenties|thirties|forties|student\s+days|uni\s+days|"
     r"youth|old\s+job)|when\s+i\s+was\s+(?:younger|a\s+kid|a\s+child|a\s+student|a\s+teen|"
     r"at\s+(?:uni|school|college)|little|small|in\s+(?:college|school))|as\s+a\s+(?:kid|child|"

@@ -28,6 +28,8 @@ import functools
 import re
 
 from permem.extraction.prefilter import guard_patterns
+from permem.extraction.returns_said import RETURN as RETURN
+from permem.extraction.returns_said import returns as returns
 
 _HYPOTHETICAL = re.compile(
     r"^\s*(?:(?:and|but|so|honestly|well|also)[\s,]+)?(?:if|unless|suppose|supposing|imagine|"
@@ -278,6 +280,45 @@ _WISH_OPENER = re.compile(
 )
 
 
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+# No more than a remark: "Still thinking.", "I'll think about it.", "Haven't decided."
+_REMARK_WORDS = 6
+
+
+def undecided_beside(text: str, start: int, end: int) -> bool:
+    """The sentence at `start:end` of `text` has a remark beside it, the sentence just before
+    or after, that leaves it undecided and says nothing of its own ("A vegan month, maybe.
+    Still thinking.", "Going vegan with my sister? I'll think about it.")."""
+    before = _SENTENCE_END.split(text[:start].strip())[-1] if text[:start].strip() else ""
+    after = _SENTENCE_END.split(text[end:].strip())[0] if text[end:].strip() else ""
+    return any(
+        len(remark.split()) <= _REMARK_WORDS and (undecided_sentence(remark) or considered(remark))
+        for remark in (before, after)
+        if remark
+    )
+
+
+# A lapse reported, then a return to the rule it broke: "Had a glass of champagne at my
+# sister's wedding, back on the wagon now", "Caved and had cake at the office party. Back to my
+# usual today." What the message says is about that one time (`lapse_then_return`).
+_LAPSE = re.compile(
+    r"\b(?:had|ate|drank|smoked|caved|slipped(?:\s+up)?|gave\s+in|cheated|indulged|fell\s+off)\b"
+    r"[^.!?]{0,60}?\b(?:last\s+night|this\s+morning|yesterday|today|at\s+(?:the|a|my|our)\s+"
+    r"[\w'’-]+|first\s+in\s+(?:ages|months|years|a\s+while)|just\s+(?:the\s+)?once)\b",
+    re.IGNORECASE,
+)
+
+
+def lapse_then_return(text: str) -> bool:
+    """The text reports a one-time lapse and then a return to what held before it."""
+    found = _LAPSE.search(text)
+    if found is None:
+        return False
+    # What follows the lapse's own clause: "..., back on the wagon now", "but I'm back on track".
+    rest = text[found.end() :]
+    return returns(rest) or returns(re.split(r"[,.;!?]", rest, maxsplit=1)[-1])
+
+
 def undecided_sentence(sentence: str) -> bool:
     """The sentence ends undecided about what it said ("my partner keeps nudging me towards
     keto, I'm mulling it over") or opens on a wish for some day ("one day, when money allows,
@@ -387,26 +428,7 @@ def takes_back(text: str) -> bool:
 def retracts(text: str) -> bool:
     """The sentence takes back something said before (`takes_back`) or says what holds now in
     its place (`changed_state`)."""
-    return takes_back(text) or changed_state(text)
-
-
-# A return to what held before a change ("Same laptop as before now", "back on my old
-# ThinkPad", "I'm cycling to work again", "went back to my old job"): what it names is what
-# holds again, so it takes none of that back; it ends the change that had replaced it
-# (`permem.reinstatement`). Not a thing given back ("the Tesla went back to the dealer").
-RETURN = re.compile(
-    r"\b(?:as|like)\s+before\b|\bsame\s+(?:[\w-]+\s+){1,2}as\s+before\b|"
-    r"\bback\s+(?:on|to|with|in)\s+(?:my|the|our)\s+(?:old|previous|former|usual|original)\b|"
-    r"\b(?:i|we)\s+(?:went|have\s+gone|'ve\s+gone)\s+back\s+to\s+(?:my|the|our)\b|"
-    r"\b(?:my|the|our)\s+(?:old|previous|former|usual|original)\s+(?:[\w-]+\s+){1,2}again\b|"
-    r"\bagain\b(?=\s*(?:[,.;!)]|$|now\b|too\b))",
-    re.IGNORECASE,
-)
-
-
-def returns(text: str) -> bool:
-    """The sentence says a state held before a change holds again (`RETURN`); not a question."""
-    return RETURN.search(text) is not None and not text.rstrip().endswith("?")
+    return takes_back(text) or changed_state(text) or returns(text)
 
 
 def announces_change(text: str) -> bool:

@@ -75,14 +75,20 @@ _ONE_PIECES = re.compile(
     r"\b(?:this|that)\s+one\b|\b(?:need|get|have|want)\s+(?:this|that|it)\s+in\b|"
     rf"\bthis\s+(?:[\w-]+\s+){{0,2}}?{_PIECE}\b|"
     r"\b(?:it['’]s\s+)?for\s+(?:my|our)\s+(?:[\w-]+\s+)?"
-    rf"(?:{_RELATIONS})\b|\bit['’]s\s+for\s+(?-i:[A-Z])\w+",
+    rf"(?:{_RELATIONS})\b|\bit['’]s\s+for\s+(?-i:[A-Z])\w+|"
+    # "For the Berlin client deck only", "the recipe I'm sending my US friend".
+    rf"\bfor\s+the\s+(?:[\w-]+\s+){{0,3}}?{_PIECE}s?\s+only\b|"
+    rf"\bonly\s+for\s+the\s+(?:[\w-]+\s+){{0,3}}?{_PIECE}\b|"
+    rf"\bthe\s+(?:[\w-]+\s+){{0,2}}?{_PIECE}\s+(?:i['’]m|i\s+am)\s+(?:sending|writing|making|"
+    r"giving|preparing)\b",
     re.IGNORECASE,
 )
 
 
 # A kind of thing, or a habit: "I write my emails in French for my boss".
 _KINDS = re.compile(
-    r"\b(?:always|every|all|usually|never|whenever|my\s+[\w-]+s)\b|\bi\s+(?:write|send|do)\b",
+    r"\b(?:always|every|all|usually|never|whenever|my\s+(?-i:[a-z][\w-]*s))\b|"
+    r"\bi\s+(?:write|send|do)\b",
     re.IGNORECASE,
 )
 

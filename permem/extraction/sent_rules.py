@@ -53,7 +53,57 @@ def asks_to_keep(text: str) -> bool:
     ) or ASKED_OUTPUT.match(text) is not None
 
 
-__all__ = ["ASKED_OUTPUT", "OUTPUT_RULE", "asks_to_keep"]
+__all__ = ["ASKED_OUTPUT", "OUTPUT_RULE", "asks_to_keep", "scheduled_delivery"]
+
+# What the assistant sends on a schedule, and a time of day to send it at: "Give me the market
+# update at 9", "Could my daily digest arrive at noon?", "I want my horoscope at breakfast",
+# "Make the news briefing 8 instead". Not one occasion ("the summary at 9 tonight").
+_DELIVERABLE = re.compile(
+    rf"\b(?:{_SENT}|brief|updates?|reports?|forecast|weather|news|horoscope|check-?ins?|agenda|"
+    r"reading\s+list|word\s+of\s+the\s+day|quote\s+of\s+the\s+day)\b",
+    re.IGNORECASE,
+)
+_SEND_TIME = re.compile(
+    r"\b(?:at|around|by|for)\s+(?:\d{1,2}(?::\d{2})?(?:\s*(?:am|pm|h))?|noon|midday|midnight|"
+    r"breakfast|lunch(?:time)?|dinner(?:time)?|bedtime)\b|\b\d{1,2}(?::\d{2})?\s*(?:am|pm)\b|"
+    r"\bfirst\s+thing\b|\b(?:every|each)\s+(?:\w+\s+)?(?:morning|evening|night|day)\b|"
+    r"\b\w+days?\s+(?:mornings|evenings|nights)\b|"
+    r"\b(?:make|move|set|put|switch)\s+(?:the|my)\s+(?:\w+\s+){1,2}\d{1,2}\b",
+    re.IGNORECASE,
+)
+_ONE_OCCASION = re.compile(
+    r"\b(?:tonight|today|tomorrow|this\s+(?:morning|afternoon|evening)|now(?!\s+on\b)|right\s+away|asap|"
+    r"in\s+(?:an?|\d+)\s+(?:minutes?|hours?)|just\s+this\s+once|this\s+once)\b",
+    re.IGNORECASE,
+)
+
+
+# What the user themselves will do or owe: "I'll send the report at 5pm".
+_USER_DOES = re.compile(
+    r"\b(?:i|we)\s*(?:['’]ll|will|['’]m\s+going\s+to|have\s+to|need\s+to|must|owe)\b",
+    re.IGNORECASE,
+)
+
+
+def scheduled_delivery(text: str) -> bool:
+    """The sentence sets when something the assistant sends arrives (`_DELIVERABLE` at
+    `_SEND_TIME`), not on one occasion and not as what the user will do: a standing
+    arrangement, asked for or stated."""
+    return (
+        _DELIVERABLE.search(text) is not None
+        and _SEND_TIME.search(text) is not None
+        and _ONE_OCCASION.search(text) is None
+        and _USER_DOES.search(text) is None
+        and _WONDERS.match(text) is None
+    )
+
+
+# A question that wonders rather than asks for something: "What's the weather at 3pm?".
+_WONDERS = re.compile(
+    r"^\W*(?:what|what['’]s|whats|how|when|where|why|who|which|is|are|will|does|do|did)\b",
+    re.IGNORECASE,
+)
+
 
 # Last, so that what imports these names gets them guarded (permem.extraction.prefilter).
 guard_patterns(globals())

@@ -53,6 +53,8 @@ _GREETINGS = frozenset("hi hey hello dear thanks cheers bye regards sincerely".s
 _AT_PERSON_VERBS = frozenset("shout yell scream talk speak chat write text argue".split())
 _PLACE_PREPOSITIONS = frozenset("in near around outside across throughout within".split())
 _MOTION_VERBS = frozenset("move go fly travel relocate drive come return commute emigrate".split())
+# What one switches or upgrades to is a thing: "switched to Linux Mint".
+_SWITCH_VERBS = frozenset("switch upgrade downgrade migrate convert".split())
 _TITLES = frozenset("mr mrs ms miss mx dr prof professor sir dame rev".split())
 _POSSESSIVES = frozenset({"my", "our", "your", "his", "her", "their", "'s", "’s"})
 # Entity labels that cannot be a name, even right after "my friend".
@@ -74,7 +76,7 @@ class NameRecognizer(LocalRecognizer):
     on ...", "X is the speaker", "X's husband"), it is coordinated with a name ("X and Y"), or
     it repeats a word of a name found elsewhere in the text. A PERSON entity whose text the same
     message uses as a place ("in Goa", "moved to Lyon") is a place, and one that is owned ("my
-    Pixel") a thing.
+    Pixel") or has an article ("the Mac") a thing.
     """
 
     def __init__(self) -> None:
@@ -94,7 +96,10 @@ class NameRecognizer(LocalRecognizer):
         names = [
             e
             for e in parse.ents
-            if e.label_ == "PERSON" and e.root.text not in places and not _owned(e.root)
+            if e.label_ == "PERSON"
+            and e.root.text not in places
+            and not _owned(e.root)
+            and not _determined(e.root)
         ]
         for tok in doc:
             span = _introduced_name(parse, tok)
@@ -169,12 +174,13 @@ class _Parse:
 
 
 def _is_place(tok: Token) -> bool:
-    """Whether `tok` is used as a place: "in Goa", "moved to Lyon", "flew from Oslo"."""
+    """Whether `tok` is used as a place: "in Goa", "moved to Lyon", "flew from Oslo" (or a
+    thing switched to: "switched to Linux Mint")."""
     if tok.dep_ != "pobj":
         return False
     prep = tok.head
     return prep.lower_ in _PLACE_PREPOSITIONS or (
-        prep.lower_ in ("to", "from") and prep.head.lemma_ in _MOTION_VERBS
+        prep.lower_ in ("to", "from") and prep.head.lemma_ in _MOTION_VERBS | _SWITCH_VERBS
     )
 
 
@@ -263,7 +269,7 @@ def _role(tok: Token) -> str | None:
 def _may_name(tok: Token, role: str | None) -> bool:
     """Whether a proper noun in `role` is a name: never one spaCy calls a product or a work, or
     one that is owned ("my Pixel"); in a "mostly" role only one it calls a person or nothing."""
-    if role is None or tok.ent_type_ in _THINGS or _owned(tok):
+    if role is None or tok.ent_type_ in _THINGS or _owned(tok) or _determined(tok):
         return False
     return role == "person" or tok.ent_type_ in ("", "PERSON")
 
@@ -271,6 +277,14 @@ def _may_name(tok: Token, role: str | None) -> bool:
 def _owned(tok: Token) -> bool:
     """ "my Pixel", "our Tesla": people are not owned, things are."""
     return any(c.dep_ == "poss" and c.pos_ == "PRON" for c in tok.children)
+
+
+def _determined(tok: Token) -> bool:
+    """ "the Mac", "this Kindle": one person's name takes no definite article; a family's may
+    ("the Kowalskis"). "a Sarah from accounts" stays a name."""
+    return tok.tag_ != "NNPS" and any(
+        c.dep_ == "det" and c.lower_ in ("the", "this", "that") for c in tok.children
+    )
 
 
 def _names_someone(verb: Token) -> bool:
