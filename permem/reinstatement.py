@@ -51,6 +51,17 @@ def reinstate(
     _end_named_changes(conn, tenant, returning, superseded)
 
 
+def _said(conn: Connection, status: Status, returning: Sequence[Retraction]) -> Sequence[Any]:
+    """(id, subject, scope, claim, evidence, observed_at, source message) of the claims in
+    `status` of the returns' subjects."""
+    return conn.execute(
+        sa.select(memories.c.id, memories.c.subject, memories.c.scope, memories.c.claim,
+                  memories.c.evidence, memories.c.observed_at, memories.c.source_message_id)
+        .where(memories.c.status == status.value,
+               memories.c.subject.in_(sorted({r.subject for r in returning})))
+    ).all()  # fmt: skip
+
+
 def _bring_back(
     conn: Connection,
     tenant: str,
@@ -59,12 +70,7 @@ def _bring_back(
     reinstated: list[str],
 ) -> None:
     check_status(Status.SUPERSEDED, Status.ACTIVE)  # the one transition table allows it
-    rows = conn.execute(
-        sa.select(memories.c.id, memories.c.subject, memories.c.scope, memories.c.claim,
-                  memories.c.evidence, memories.c.observed_at, memories.c.source_message_id)
-        .where(memories.c.status == Status.SUPERSEDED.value,
-               memories.c.subject.in_(sorted({r.subject for r in returning})))
-    ).all()  # fmt: skip
+    rows = _said(conn, Status.SUPERSEDED, returning)
     by_subject: dict[str, list[Any]] = defaultdict(list)
     for row in rows:
         by_subject[row[1]].append(row)
@@ -153,12 +159,7 @@ def _end_named_changes(
     of the active claims said before it that it names, the earliest message's are the state it
     returns to and stay; the later ones that say a change (`_A_CHANGE`) were the change, and
     end. A later claim that says no change ("my bike is a Brompton") stays."""
-    rows = conn.execute(
-        sa.select(memories.c.id, memories.c.subject, memories.c.scope, memories.c.claim,
-                  memories.c.evidence, memories.c.observed_at, memories.c.source_message_id)
-        .where(memories.c.status == Status.ACTIVE.value,
-               memories.c.subject.in_(sorted({r.subject for r in returning})))
-    ).all()  # fmt: skip
+    rows = _said(conn, Status.ACTIVE, returning)
     ended: dict[uuid.UUID, uuid.UUID] = {}
     for ret in returning:
         brands = brands_of(ret.said or "")

@@ -27,6 +27,15 @@ from tests.conftest import days, ingest, read_claims, recalled_claims, user_line
 TS = datetime(2026, 5, 2, 12, 0, tzinfo=UTC)  # a Saturday
 
 
+def nightly_of(settings: Settings, tmp_path: Path, lines: list[tuple[str, str]]) -> None:
+    """Run the nightly job over ana's messages `lines` (text, RFC 3339 time), each in a
+    conversation of its own."""
+    ingest(settings, tmp_path / "log.jsonl", [
+        user_line(f"m{n}", text, ts=ts, conversation_id=f"c{n}")
+        for n, (text, ts) in enumerate(lines, start=1)
+    ])  # fmt: skip
+
+
 # ---------------------------------------------------------------------------- kinds
 
 
@@ -71,9 +80,9 @@ def test_a_kind_taken_back_names_its_things(taken_back: str, claim: str, named: 
 def test_what_a_kind_takes_back_is_no_longer_used(
     hashing: Settings, tmp_path: Path, before: str, change: str, question: str, kept: str
 ) -> None:
-    ingest(hashing, tmp_path / "log.jsonl", [
-        user_line("m1", before, ts="2026-03-02T10:00:00Z"),
-        user_line("m2", change, ts="2026-04-02T10:00:00Z", conversation_id="c2"),
+    nightly_of(hashing, tmp_path, [
+        (before, "2026-03-02T10:00:00Z"),
+        (change, "2026-04-02T10:00:00Z"),
     ])  # fmt: skip
     assert recalled_claims(hashing, question, ts="2026-06-01T10:00:00Z") == [kept]
 
@@ -144,22 +153,20 @@ def test_a_return_ends_the_change_it_names(
     question: str,
     recalled: list[str],
 ) -> None:
-    ingest(hashing, tmp_path / "log.jsonl", [
-        user_line("m1", first, ts="2026-03-02T10:00:00Z"),
-        user_line("m2", change, ts="2026-04-02T10:00:00Z", conversation_id="c2"),
-        user_line("m3", back, ts="2026-05-02T10:00:00Z", conversation_id="c3"),
+    nightly_of(hashing, tmp_path, [
+        (first, "2026-03-02T10:00:00Z"),
+        (change, "2026-04-02T10:00:00Z"),
+        (back, "2026-05-02T10:00:00Z"),
     ])  # fmt: skip
     got = recalled_claims(hashing, question, ts="2026-06-01T10:00:00Z")
     assert sorted(got) == sorted(recalled), got
 
 
 def test_a_return_keeps_what_it_names_that_was_no_change(hashing: Settings, tmp_path: Path) -> None:
-    ingest(hashing, tmp_path / "log.jsonl", [
-        user_line("m1", "I ride a road bike to work.", ts="2026-03-02T10:00:00Z"),
-        user_line("m2", "My bike has a blue frame.", ts="2026-03-20T10:00:00Z",
-                  conversation_id="c2"),
-        user_line("m3", "Back on the bike this week, same route as before.",
-                  ts="2026-05-02T10:00:00Z", conversation_id="c3"),
+    nightly_of(hashing, tmp_path, [
+        ("I ride a road bike to work.", "2026-03-02T10:00:00Z"),
+        ("My bike has a blue frame.", "2026-03-20T10:00:00Z"),
+        ("Back on the bike this week, same route as before.", "2026-05-02T10:00:00Z"),
     ])  # fmt: skip
     got = recalled_claims(hashing, "what colour is my bike?", ts="2026-06-01T10:00:00Z")
     assert "My bike has a blue frame" in got, got
@@ -202,12 +209,11 @@ def test_a_return_after_its_own_message_took_back_the_change(
 ) -> None:
     """The return names nothing that was replaced ("my old e-reader"), but its own message
     took back the change: what the change had replaced holds again."""
-    ingest(hashing, tmp_path / "log.jsonl", [
-        user_line("m1", "I read on a Kobo Libra.", ts="2026-03-02T10:00:00Z"),
-        user_line("m2", "got a Kindle for my birthday, goodbye Kobo", ts="2026-04-02T10:00:00Z",
-                  conversation_id="c2"),
-        user_line("m3", "The Kindle went back to the shop, I'm on my old e-reader again, same "
-                  "as before.", ts="2026-05-02T10:00:00Z", conversation_id="c3"),
+    nightly_of(hashing, tmp_path, [
+        ("I read on a Kobo Libra.", "2026-03-02T10:00:00Z"),
+        ("got a Kindle for my birthday, goodbye Kobo", "2026-04-02T10:00:00Z"),
+        ("The Kindle went back to the shop, I'm on my old e-reader again, same as before.",
+         "2026-05-02T10:00:00Z"),
     ])  # fmt: skip
     got = recalled_claims(
         hashing, "how do I load an epub on my e-reader?", ts="2026-06-01T10:00:00Z"
@@ -217,10 +223,10 @@ def test_a_return_after_its_own_message_took_back_the_change(
 
 
 def test_a_denied_again_is_no_return(hashing: Settings, tmp_path: Path) -> None:
-    ingest(hashing, tmp_path / "log.jsonl", [
-        user_line("m1", "I gave up sweets years ago, fruit only.", ts="2026-03-02T10:00:00Z"),
-        user_line("m2", "ate a slice of cake at the office party, not starting again though",
-                  ts="2026-04-02T10:00:00Z", conversation_id="c2"),
+    nightly_of(hashing, tmp_path, [
+        ("I gave up sweets years ago, fruit only.", "2026-03-02T10:00:00Z"),
+        ("ate a slice of cake at the office party, not starting again though",
+         "2026-04-02T10:00:00Z"),
     ])  # fmt: skip
     got = recalled_claims(hashing, "suggest a dessert for me", ts="2026-06-01T10:00:00Z")
     assert got == ["I gave up sweets years ago, fruit only"], got
@@ -290,10 +296,10 @@ def recalled_in(settings: Settings, tenant: str, text: str) -> list[str]:
 
 
 def test_where_the_user_works_from_changes_from_its_date(hashing: Settings, tmp_path: Path) -> None:
-    ingest(hashing, tmp_path / "log.jsonl", [
-        user_line("m1", "I work from home, no commute at all.", ts="2026-03-02T10:00:00Z"),
-        user_line("m2", "Heads up: starting June 1 we're hybrid, three days in the office.",
-                  ts="2026-04-02T10:00:00Z", conversation_id="c2"),
+    nightly_of(hashing, tmp_path, [
+        ("I work from home, no commute at all.", "2026-03-02T10:00:00Z"),
+        ("Heads up: starting June 1 we're hybrid, three days in the office.",
+         "2026-04-02T10:00:00Z"),
     ])  # fmt: skip
     before = recalled_claims(hashing, "plan my week", ts="2026-05-11T10:00:00Z")
     after = recalled_claims(hashing, "plan my week", ts="2026-06-13T10:00:00Z")
@@ -316,9 +322,9 @@ def test_where_the_user_works_from_changes_from_its_date(hashing: Settings, tmp_
 def test_a_remark_beside_a_sentence_leaves_it_undecided(
     hashing: Settings, tmp_path: Path, weighed: str
 ) -> None:
-    ingest(hashing, tmp_path / "log.jsonl", [
-        user_line("m1", "Omnivore here, I love a roast chicken.", ts="2026-04-02T10:00:00Z"),
-        user_line("m2", weighed, ts="2026-04-10T10:00:00Z", conversation_id="c2"),
+    nightly_of(hashing, tmp_path, [
+        ("Omnivore here, I love a roast chicken.", "2026-04-02T10:00:00Z"),
+        (weighed, "2026-04-10T10:00:00Z"),
     ])  # fmt: skip
     got = recalled_claims(hashing, "what should I cook tonight?", ts="2026-05-01T10:00:00Z")
     assert sorted(got) == ["I love a roast chicken", "Omnivore here"], got
@@ -386,9 +392,9 @@ def test_a_run_of_weekdays_at_work_is_every_week(said: str, until: str | None) -
 def test_a_device_used_for_now_is_a_stand_in(
     hashing: Settings, tmp_path: Path, stand_in: str
 ) -> None:
-    ingest(hashing, tmp_path / "log.jsonl", [
-        user_line("m1", "For phone stuff: I use an iPhone 14.", ts="2026-02-10T10:00:00Z"),
-        user_line("m2", stand_in, ts="2026-03-05T10:00:00Z", conversation_id="c2"),
+    nightly_of(hashing, tmp_path, [
+        ("For phone stuff: I use an iPhone 14.", "2026-02-10T10:00:00Z"),
+        (stand_in, "2026-03-05T10:00:00Z"),
     ])  # fmt: skip
     later = recalled_claims(
         hashing, "how do I block a number that keeps calling me?", ts="2026-04-22T10:00:00Z"
@@ -444,9 +450,9 @@ def test_a_stay_said_at_length_is_where_the_user_is(said: str, window: tuple[str
 def test_a_standing_rule_for_others_is_kept_for_others(
     hashing: Settings, tmp_path: Path, rule: str
 ) -> None:
-    ingest(hashing, tmp_path / "log.jsonl", [
-        user_line("m1", rule, ts="2026-06-02T10:00:00Z"),
-        user_line("m2", "My own flights: aisle seat, no red-eyes.", ts="2026-06-02T10:01:00Z"),
+    nightly_of(hashing, tmp_path, [
+        (rule, "2026-06-02T10:00:00Z"),
+        ("My own flights: aisle seat, no red-eyes.", "2026-06-02T10:01:00Z"),
     ])  # fmt: skip
     for_boss = recalled_claims(
         hashing, "which Wednesday flight to Leipzig is best for Mateus?", ts="2026-06-06T10:00:00Z"
@@ -474,9 +480,9 @@ def test_a_standing_rule_for_others_is_kept_for_others(
 def test_one_piece_said_by_only_or_by_whom_it_goes_to(
     hashing: Settings, tmp_path: Path, rule: str, exception: str, task: str, later: str
 ) -> None:
-    ingest(hashing, tmp_path / "log.jsonl", [
-        user_line("m1", rule, ts="2026-03-15T12:00:00Z"),
-        user_line("m2", exception, ts="2026-04-08T15:00:00Z", conversation_id="c2"),
+    nightly_of(hashing, tmp_path, [
+        (rule, "2026-03-15T12:00:00Z"),
+        (exception, "2026-04-08T15:00:00Z"),
     ])  # fmt: skip
     assert recalled_claims(hashing, task, ts="2026-04-08T15:20:00Z") == [exception.rstrip(".")]
     assert recalled_claims(hashing, later, ts="2026-05-23T12:00:00Z") == [rule.rstrip(".")]
@@ -503,9 +509,9 @@ def test_one_piece_said_by_only_or_by_whom_it_goes_to(
 def test_a_lapse_then_a_return_is_about_that_once(
     hashing: Settings, tmp_path: Path, rule: str, lapse: str, question: str
 ) -> None:
-    ingest(hashing, tmp_path / "log.jsonl", [
-        user_line("m1", rule, ts="2026-05-12T10:00:00Z"),
-        user_line("m2", lapse, ts="2026-05-30T10:00:00Z", conversation_id="c2"),
+    nightly_of(hashing, tmp_path, [
+        (rule, "2026-05-12T10:00:00Z"),
+        (lapse, "2026-05-30T10:00:00Z"),
     ])  # fmt: skip
     got = recalled_claims(hashing, question, ts="2026-07-24T10:00:00Z")
     assert got == [rule.rstrip(".")], got
