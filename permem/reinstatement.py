@@ -128,7 +128,8 @@ def _undone_by_own_message(
     """A return that names nothing superseded ("I'm on my old laptop again, same setup as
     before") after its own message took back a change ("The Mac went back to IT"): what that
     change had replaced holds again. Adds to `back` (old claim -> return)."""
-    unnamed = [r for r in returning if r.id not in set(back.values())]
+    bringing = set(back.values())
+    unnamed = [r for r in returning if r.id not in bringing]
     if not unnamed:
         return
     said = {row[0]: (row[1], row[5], row[6]) for row in rows}
@@ -160,6 +161,8 @@ def _end_named_changes(
     returns to and stay; the later ones that say a change (`_A_CHANGE`) were the change, and
     end. A later claim that says no change ("my bike is a Brompton") stays."""
     rows = _said(conn, Status.ACTIVE, returning)
+    # What each claim names, read once per row, not once per return.
+    names = {row[0]: policy.reference_words(f"{row[4] or ''} {row[3]}") for row in rows}
     ended: dict[uuid.UUID, uuid.UUID] = {}
     for ret in returning:
         brands = brands_of(ret.said or "")
@@ -169,7 +172,7 @@ def _end_named_changes(
              and row[5] < ret.observed_at
              and row[6] != ret.message_id
              and row[2] in (ret.scope, "global")
-             and names_any(ret.named, policy.reference_words(f"{row[4] or ''} {row[3]}"), brands)),
+             and names_any(ret.named, names[row[0]], brands)),
             key=lambda row: row[5],
         )  # fmt: skip
         if named:

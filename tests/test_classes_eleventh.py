@@ -107,7 +107,8 @@ def test_what_a_kind_takes_back_is_no_longer_used(
 )  # fmt: skip
 def test_a_return_is_said_without_i(said: str, is_return: bool) -> None:
     assert returns(said) is is_return
-    assert retracts(said) is is_return or not is_return
+    if is_return:  # a return is a retraction cue too; what is no return may still be one
+        assert retracts(said)
 
 
 @pytest.mark.parametrize(
@@ -360,7 +361,7 @@ def test_a_start_said_before_a_claim_starts_it(said: str, start: str) -> None:
 
 
 def test_what_starts_later_does_not_move_what_is_said_before_it() -> None:
-    [vegan, course] = read_claims("I'm vegan. My course starts on the 10th.", ts=TS)
+    vegan = read_claims("I'm vegan. My course starts on the 10th.", ts=TS)[0]
     assert days(vegan) == ("2026-05-02", None)
 
 
