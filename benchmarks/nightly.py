@@ -231,12 +231,17 @@ def _floors(e2e: dict[str, Any], seconds: dict[str, float]) -> str:
         )
 
     load, index, prepare = floors["load"], floors["index"], floors["prepare"]
+    embed = floors.get("embed") or {"seconds": 0.0, "rows": 0}
+    embedded = e2e["summary"].get("index_embed_seconds", 0.0)
     validate = seconds.get("validate", 0.0) / e2e["wall"]
     copied = f"a bare COPY of the same {load['rows']:,} rows"
     appended = f"a bare LanceDB append of the same {index['rows']:,} vectors"
     return (
         f"    stages beside their floors (same child, load avg 1/5/15 {floors['load_average']}): "
         f"{beside('load', load, copied)}; {beside('index', index, appended)}; "
+        f"embedding in the index step {embedded:.1f} s vs the bare model on the same "
+        f"{embed['rows']:,} distinct claim texts {embed['seconds']:.1f} s "
+        f"({embedded / embed['seconds'] if embed['seconds'] else float('inf'):.2f}x); "
         f"{beside('prepare', prepare, 'its state reads')}; "
         f"gate {seconds.get('gate', 0.0):.1f} s (reads nothing: its state comes from prepare's "
         f"reads, {prepare['seconds']:.2f} s); validate {validate:.1%} of wall "

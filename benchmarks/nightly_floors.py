@@ -8,6 +8,9 @@ after the run, on the stores it left (`nightly_runs.end_to_end_child`):
   per batch as the run does, every table's share of the batch in one COPY;
 - index: a bare LanceDB append of the same vectors (the rows of the run's index table) into a
   new table in another folder, one append per batch;
+- embedding: the run's embedder alone (the model already loaded) over the distinct texts of the
+  indexed claims, in chunks of `EMBED_CHUNK` (about a batch's claims), against the seconds the
+  index step spent getting those vectors (`IndexResult.embed_seconds`, cache hits included);
 - prepare (and gate, whose state comes from prepare): the state reads prepare needs, batch by
   batch over the same log: in one transaction per batch, for each tenant its binding, its salt
   and `read_known` (processed sources, the erasure ledger, paused subjects). The stores are
@@ -41,13 +44,42 @@ LOADED: dict[str, str] = {
 }
 
 
+# Texts per call of the embedding floor: about the claims a 5,000-line batch indexes.
+EMBED_CHUNK = 1_400
+
+
 def stage_floors(settings: Any, log: Path, batches: int) -> dict[str, Any]:
     """Seconds of each floor (see the module docstring) and the rows or vectors it moved."""
     return {
         "load": load_floor(settings, max(batches, 1)),
         "index": index_floor(settings, max(batches, 1)),
+        "embed": embed_floor(settings),
         "prepare": prepare_floor(settings, log),
     }
+
+
+def embed_floor(settings: Any) -> dict[str, Any]:
+    import lancedb
+    import psycopg
+
+    from permem.runtime import build_embedder, runtime
+
+    rt = runtime(settings)
+    index = rt.index
+    ids = lancedb.connect(index.uri).open_table(index.table_name).to_arrow().column("id")
+    url = rt.db.owner_url.replace("postgresql+psycopg://", "postgresql://", 1)
+    with psycopg.connect(url) as conn:
+        texts = [
+            row[0]
+            for row in conn.execute(
+                "SELECT DISTINCT claim FROM memories WHERE id::text = ANY(%s)", (ids.to_pylist(),)
+            )
+        ]
+    embedder = build_embedder(settings.embedder)
+    started = time.perf_counter()
+    for at in range(0, len(texts), EMBED_CHUNK):
+        embedder.embed(texts[at : at + EMBED_CHUNK])
+    return {"seconds": time.perf_counter() - started, "rows": len(texts)}
 
 
 def _split(lines: list[bytes], parts: int) -> list[list[bytes]]:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, date, datetime, time, timedelta
 
+from permem.prefilter import guard_patterns
 from permem.temporal import _add, _end_day, _end_of, _month_span, _month_start, _parse_day
 from permem.temporal_phrases import (
     _LENGTH_FROM,
@@ -440,3 +441,6 @@ def _months_ahead(today: date, month_name: str | None) -> list[tuple[int, int]]:
 
 def _local(day: date, ts: datetime) -> datetime:
     return datetime.combine(day, time(0), tzinfo=ts.tzinfo)
+
+
+guard_patterns(globals())

@@ -18,6 +18,7 @@ from permem.extraction.modality import changed_state
 from permem.extraction.sensitive import PERSONAL, SPECIAL
 from permem.governed import governed, started_before
 from permem.occasions import makeshift_end, next_period, occasion, over_before_said, stay_window
+from permem.prefilter import guard_patterns
 from permem.records import Kind, Origin, Role, Sensitivity
 from permem.situation import mishaps_last_with_their_stand_in, orders_last_with_their_situation
 from permem.temporal import (
@@ -497,3 +498,6 @@ def classify(candidate: Candidate) -> Classification:
         passing_mention=passing,
         other_speaker=candidate.speaker is not None,
     )
+
+
+guard_patterns(globals())

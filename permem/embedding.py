@@ -24,7 +24,7 @@ from numpy.typing import NDArray
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer
 
-__all__ = ["Embedder", "HashingEmbedder", "MiniLMEmbedder", "QueryVectors", "embed_unique"]
+__all__ = ["Embedder", "HashingEmbedder", "MiniLMEmbedder", "TextVectors", "embed_unique"]
 
 Vectors = NDArray[np.float32]
 
@@ -64,12 +64,16 @@ def embed_unique(embedder: Embedder, texts: Sequence[str]) -> Vectors:
     return unique[positions]
 
 
-class QueryVectors:
-    """The vectors of the last `size` query texts, least recently used evicted first.
+class TextVectors:
+    """The vectors of the last `size` texts embedded through it, least recently used evicted
+    first: the query texts of recall, and (`Runtime.vectors`) the claims of a nightly run,
+    which its load embeds to compare retractions by meaning and its index step embeds again
+    to index them.
 
     Keyed by the embedder's `name` and the text, so one cache never hands out a vector of
-    another model. Safe to share between threads; a miss embeds outside the lock (two threads
-    missing on the same text both embed it, and get equal rows).
+    another model. Rows are read-only (shared between callers). Safe to share between threads;
+    misses are embedded outside the lock (two threads missing on the same text both embed it,
+    and get equal rows).
     """
 
     def __init__(self, size: int = 1024) -> None:
@@ -78,23 +82,46 @@ class QueryVectors:
         self.size = size
         self._vectors: OrderedDict[tuple[str, str], Vectors] = OrderedDict()
         self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
 
     def vector(self, embedder: Embedder, text: str) -> Vectors:
         """`embedder.embed([text])[0]`, from the cache when it holds it (read-only)."""
-        key = (embedder.name, text)
+        return self._rows(embedder, [text])[text]
+
+    def rows(self, embedder: Embedder, texts: Sequence[str]) -> Vectors:
+        """`embed_unique(embedder, texts)`, embedding only the distinct texts the cache does
+        not hold, in one call."""
+        if not texts:
+            return np.zeros((0, embedder.dimension), dtype=np.float32)
+        found = self._rows(embedder, texts)
+        return np.stack([found[text] for text in texts])
+
+    def _rows(self, embedder: Embedder, texts: Sequence[str]) -> dict[str, Vectors]:
+        """The row of each distinct text, the missing ones embedded in one call."""
+        distinct = list(dict.fromkeys(texts))
+        found: dict[str, Vectors] = {}
         with self._lock:
-            found = self._vectors.get(key)
-            if found is not None:
-                self._vectors.move_to_end(key)
-                return found
-        row: Vectors = embedder.embed([text])[0]
-        row.setflags(write=False)  # shared between answers: nobody may change it in place
+            for text in distinct:
+                row = self._vectors.get((embedder.name, text))
+                if row is not None:
+                    self._vectors.move_to_end((embedder.name, text))
+                    found[text] = row
+            missing = [text for text in distinct if text not in found]
+            self.hits += len(found)
+            self.misses += len(missing)
+        if not missing:
+            return found
+        fresh = embed_unique(embedder, missing)
+        fresh.setflags(write=False)  # shared between callers: nobody may change it in place
         with self._lock:
-            self._vectors[key] = row
-            self._vectors.move_to_end(key)
+            for text, row in zip(missing, fresh, strict=True):
+                found[text] = row
+                self._vectors[(embedder.name, text)] = row
+                self._vectors.move_to_end((embedder.name, text))
             while len(self._vectors) > self.size:
                 self._vectors.popitem(last=False)
-        return row
+        return found
 
     def __len__(self) -> int:
         return len(self._vectors)

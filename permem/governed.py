@@ -8,6 +8,7 @@ import re
 from dataclasses import replace
 from datetime import datetime, time
 
+from permem.prefilter import guard_patterns
 from permem.temporal import Validity, _month_span, _month_start, _parse_day, resolve
 from permem.temporal_phrases import _DATE, _IN_MONTH, AFTER_THEN, STARTS_THEN, UNTIL_THEN
 
@@ -72,3 +73,6 @@ def started_before(before: str, ts: datetime) -> datetime | None:
         return None
     start = datetime.combine(day, time(0), tzinfo=ts.tzinfo)
     return start if start > ts else None
+
+
+guard_patterns(globals())

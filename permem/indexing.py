@@ -10,6 +10,7 @@ next one, and its cost follows the backlog, not the size of the table.
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -20,7 +21,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.engine import Connection
 
 from lineage import Node, NodeKind, Relation
-from permem.embedding import Embedder, embed_unique
+from permem.embedding import Embedder, TextVectors, embed_unique
 from permem.erasure.ledger import memory_blocked
 from permem.records import Confirmation, Status, UserMemory
 from permem.stores.bulk import copy_insert
@@ -28,7 +29,10 @@ from permem.stores.database import Database, bind_tenant, list_tenants, tenant_t
 from permem.stores.lineage_store import EdgeRow, add_edges
 from permem.stores.memories import record_from_row
 from permem.stores.schema import index_queue, memories
-from permem.stores.vectors import IndexRow, VectorIndex
+from permem.stores.vectors import IndexRow, IndexWriter, VectorIndex
+
+# Where the index step writes: the table itself, or the nightly's writer (a child process).
+IndexWrites = VectorIndex | IndexWriter
 
 # Claims that may be recalled are indexed; recall filters status again before ranking. A claim
 # awaiting the user's confirmation is not embedded until it is confirmed (the next index run
@@ -43,13 +47,15 @@ class IndexResult:
     embedded_texts: int = 0
     status_synced: int = 0
     seconds: float = 0.0
+    # Of `seconds`, those spent getting the claims' vectors (the embedder, or the cache).
+    embed_seconds: float = 0.0
 
 
 def embedding_node(embedder: Embedder, memory_id: str) -> Node:
     return Node(NodeKind.EMBEDDING, f"{embedder.name}:{memory_id}")
 
 
-def index_row_node(index: VectorIndex, memory_id: str) -> Node:
+def index_row_node(index: IndexWrites, memory_id: str) -> Node:
     return Node(NodeKind.INDEX_ROW, f"{index.table_name}:{memory_id}")
 
 
@@ -66,11 +72,12 @@ def enqueue(conn: Connection, records: Sequence[UserMemory]) -> int:
 
 def index_pending(
     db: Database,
-    index: VectorIndex,
+    index: IndexWrites,
     embedder: Embedder,
     *,
     tenants: Iterable[str] | None = None,
     chunk: int = 2000,
+    vectors: TextVectors | None = None,
 ) -> IndexResult:
     """Index every queued claim (see module docstring); returns what was done.
 
@@ -79,7 +86,9 @@ def index_pending(
     queues in one more transaction: per round two transactions and one LanceDB version
     whatever the number of tenants (py-spy: one write per tenant spent more time opening
     transactions, pinging pooled connections and scanning the table for present ids than
-    writing). A tenant with `chunk` claims queued takes part in another round.
+    writing). A tenant with `chunk` claims queued takes part in another round. With `vectors`
+    (the process's cache, `Runtime.vectors`) a claim text embedded already (by the load's
+    meaning check, or for another subject) is not embedded again.
     """
     result = IndexResult()
     pending = list(dict.fromkeys(list_tenants(db) if tenants is None else tenants))
@@ -88,9 +97,14 @@ def index_pending(
         if not any(queued.values()):
             break
         if records:
-            vectors = embed_unique(embedder, [r.claim for r in records])
+            texts = [r.claim for r in records]
+            started = time.perf_counter()
+            rows = (
+                embed_unique(embedder, texts) if vectors is None else vectors.rows(embedder, texts)
+            )
+            result.embed_seconds += time.perf_counter() - started
             result.embedded_texts += len({(r.tenant, r.claim) for r in records})
-            index.upsert([IndexRow.of(r, v) for r, v in zip(records, vectors, strict=True)])
+            index.upsert([IndexRow.of(r, v) for r, v in zip(records, rows, strict=True)])
         edges: dict[str, list[EdgeRow]] = defaultdict(list)
         for record in records:
             memory = Node(NodeKind.MEMORY, str(record.id))
@@ -144,7 +158,7 @@ def _read_queues(
     return queued, records
 
 
-def sync_status(index: VectorIndex, changes: Sequence[tuple[str, str]]) -> int:
+def sync_status(index: IndexWrites, changes: Sequence[tuple[str, str]]) -> int:
     """Carry status changes of indexed claims (id, new status) into the index."""
     by_status: dict[str, list[str]] = {}
     for memory_id, status in changes:
@@ -172,8 +186,6 @@ def rebuild_index(db: Database, index: VectorIndex, embedder: Embedder) -> Rebui
     indexable and erased ones no longer exist; the ledger check makes the rule explicit (a
     claim under a legal hold is blocked, so it is not indexed either).
     """
-    import time
-
     started = time.perf_counter()
     result = RebuildResult()
     index.drop()

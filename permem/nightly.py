@@ -55,6 +55,7 @@ from permem.nightly_stages import (
 )
 from permem.pipeline import Prepared, Proposal
 from permem.quality import BatchValidation
+from permem.runtime import end_night
 from permem.settings import Settings
 
 __all__ = [
@@ -104,6 +105,8 @@ class NightlySummary:
     # With workers: seconds each analyzed stage took inside the partitions, added up (CPU spent
     # in parallel; the wall time of the fan-out is `seconds["analyze"]`).
     worker_seconds: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))
+    # Of the index step's seconds, those spent getting the claims' vectors.
+    embed_seconds: float = 0.0
     quarantined: list[dict[str, Any]] = field(default_factory=list)
     validations: list[dict[str, Any]] = field(default_factory=list)
 
@@ -135,6 +138,7 @@ class NightlySummary:
             "claims_by_origin": dict(self.origins),
             "claims_by_sensitivity": dict(self.sensitivities),
             "stage_seconds": {k: round(v, 3) for k, v in self.seconds.items()},
+            "index_embed_seconds": round(self.embed_seconds, 3),
             **(
                 {"worker_stage_seconds": {k: round(v, 3) for k, v in self.worker_seconds.items()}}
                 if self.worker_seconds
@@ -183,6 +187,7 @@ def run(
         indexed: IndexResult = future.result()
         summary.seconds["index_wait"] += time.perf_counter() - started
         summary.seconds["index"] += indexed.seconds
+        summary.embed_seconds += indexed.embed_seconds
         summary.counts["indexed"] += indexed.indexed
         # The batch is done: what it freed goes back to the system instead of staying in the
         # heap (permem.heap; it halves the growth over a night, it does not stop it).
@@ -216,6 +221,8 @@ def run(
                 )
             finish_index(pending)
             pending = None
+            if summary.counts["indexed"]:
+                step(FINAL_STAGE)
         finally:
             if pending is not None:
                 # A stage failed and its error is on its way up; let the index step that is
@@ -223,8 +230,7 @@ def run(
                 # next run, which repeats it).
                 with contextlib.suppress(Exception):
                     pending[0].result()
-    if summary.counts["indexed"]:
-        step(FINAL_STAGE)
+            end_night(settings)
     return summary
 
 

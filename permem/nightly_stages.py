@@ -108,7 +108,7 @@ def load_stage(
     retraction takes back by meaning too when the configured embedder has a calibrated
     threshold (`permem.revisions.Meaning`)."""
     rt = runtime(settings)
-    meaning = meaning_for(rt.embedder)
+    meaning = meaning_for(rt.embedder, rt.vectors)
     return batch_quarantine.load_isolating(rt.db, prepared, proposals, batch_id, meaning)
 
 
@@ -119,15 +119,15 @@ def index_stage(
     status, in the order they happened: `LoadResult.status_changes`) into the index."""
     started = time.perf_counter()
     rt = runtime(settings)
-    result = index_pending(rt.db, rt.index, rt.embedder, tenants=tenants)
+    result = index_pending(rt.db, rt.writer, rt.embedder, tenants=tenants, vectors=rt.vectors)
     # Rows that are not in the index are left alone by the update.
-    result.status_synced = sync_status(rt.index, changes)
+    result.status_synced = sync_status(rt.writer, changes)
     result.seconds = time.perf_counter() - started
     return result
 
 
 def optimize_index_stage(settings: Settings) -> None:
-    runtime(settings).index.ensure_scalar_indexes()
+    runtime(settings).writer.ensure_scalar_indexes()
 
 
 def analyze_partitions_stage(settings: Settings, partitions: list[Prepared]) -> list[Analysis]:

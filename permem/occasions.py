@@ -29,6 +29,7 @@ from spacy.tokens import Doc
 
 from permem.bounds import _count, _part_day
 from permem.extraction.lexicon_time import STILL_SO
+from permem.prefilter import guard_patterns
 from permem.request_time import periods
 from permem.temporal import _end_of, _midnight_after, _month_span, _month_start, _start_of
 from permem.temporal_phrases import (
@@ -306,3 +307,6 @@ def stay_window(text: str, ts: datetime) -> tuple[datetime, datetime] | None:
     last = _part_day(name, first_day.month, first_day.year, last=True)
     end = datetime.combine(last + timedelta(days=1), time(0), tzinfo=ts.tzinfo)
     return (max(ts, datetime.combine(first, time(0), tzinfo=ts.tzinfo)), end) if end > ts else None
+
+
+guard_patterns(globals())

@@ -9,6 +9,7 @@ import re
 from datetime import date, datetime, time
 
 from permem.bounds import _UNITS, _count, _later
+from permem.prefilter import guard_patterns
 from permem.temporal import _end_of
 from permem.temporal_phrases import _SEASON_START
 
@@ -78,3 +79,6 @@ def season_opens(text: str, ts: datetime) -> datetime | None:
         return None
     day = _season_start(season.group("season").lower(), ts.date())
     return datetime.combine(day, time(0), tzinfo=ts.tzinfo)
+
+
+guard_patterns(globals())

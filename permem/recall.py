@@ -47,7 +47,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from permem.controls import subject_paused
-from permem.embedding import Embedder, QueryVectors
+from permem.embedding import Embedder, TextVectors
 from permem.extraction import lexicon as lx
 from permem.extraction.for_whom import ForWhom, request_for_whom
 from permem.hashing import content_hash, normalize
@@ -183,7 +183,7 @@ class Recaller:
         self._index = index
         self._embedder = embedder
         self._floor = relevance_floor(embedder.name) if abstain else None
-        self._queries = QueryVectors(QUERY_CACHE_SIZE)
+        self._queries = TextVectors(QUERY_CACHE_SIZE)
         self._salts: dict[str, bytes] = {}
 
     def recall(self, query: RecallQuery) -> RecallAnswer:

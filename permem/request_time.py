@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
+from permem.prefilter import guard_patterns
 from permem.temporal import _next_date, _next_day_of_month
 from permem.temporal_phrases import _MONTHS, _WEEKDAYS
 
@@ -152,3 +153,5 @@ def about(text: str, ts: datetime) -> Window:
 
 
 __all__ = ["Window", "about", "periods"]
+
+guard_patterns(globals())

@@ -29,7 +29,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from permem import policy
-from permem.embedding import Embedder, embed_unique
+from permem.embedding import Embedder, TextVectors, embed_unique
 from permem.extraction.speakers import english_words
 from permem.recall_choice import with_siblings
 from permem.records import Confirmation, Kind, Status, UserMemory
@@ -67,17 +67,25 @@ class Meaning:
 
     embedder: Embedder
     threshold: float
+    # The process's claim vectors (`Runtime.vectors`): a claim the load embeds here is not
+    # embedded again when its batch is indexed, nor an old claim each time it is compared.
+    cache: TextVectors | None = None
 
     def vectors(self, texts: Sequence[str]) -> dict[str, np.ndarray]:
         """One unit vector per distinct text, embedded in one call (`embed_unique`)."""
         unique = list(dict.fromkeys(texts))
-        return dict(zip(unique, embed_unique(self.embedder, unique), strict=True))
+        rows = (
+            embed_unique(self.embedder, unique)
+            if self.cache is None
+            else self.cache.rows(self.embedder, unique)
+        )
+        return dict(zip(unique, rows, strict=True))
 
 
-def meaning_for(embedder: Embedder) -> Meaning | None:
+def meaning_for(embedder: Embedder, cache: TextVectors | None = None) -> Meaning | None:
     """The embedder's calibrated meaning check, if it has one."""
     threshold = policy.RETRACTION_MEANING.get(embedder.name)
-    return None if threshold is None else Meaning(embedder, threshold)
+    return None if threshold is None else Meaning(embedder, threshold, cache)
 
 
 def apply_retractions(

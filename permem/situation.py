@@ -27,6 +27,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from permem.extraction import lexicon as lx
+from permem.prefilter import guard_patterns
 from permem.records import Kind
 
 if TYPE_CHECKING:
@@ -165,3 +166,6 @@ def mishaps_last_with_their_stand_in(
         ):
             out[i] = replace(classification, valid_until=end)
     return out
+
+
+guard_patterns(globals())

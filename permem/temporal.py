@@ -16,6 +16,7 @@ from datetime import date, datetime, time, timedelta
 
 import dateparser
 
+from permem.prefilter import guard_patterns
 from permem.temporal_phrases import (
     _ALREADY,
     _BACK_ON,
@@ -486,3 +487,6 @@ def resolve(text: str, ts: datetime, *, plan: bool = False, one_off: bool = Fals
     if valid_until is not None and valid_until <= valid_from:
         valid_until = None
     return Validity(valid_from=valid_from, valid_until=valid_until, one_off=one_off)
+
+
+guard_patterns(globals())

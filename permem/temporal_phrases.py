@@ -9,6 +9,8 @@ from __future__ import annotations
 import calendar
 import re
 
+from permem.prefilter import guard_patterns
+
 _MONTHS = {
     name.lower(): index
     for index in range(1, 13)
@@ -345,3 +347,5 @@ ONE_STRETCH = re.compile(
     r"(?:\w+\s+)?[\w-]+ing\b",
     re.IGNORECASE,
 )
+
+guard_patterns(globals())

@@ -108,6 +108,23 @@ def extractor() -> RuleExtractor:
 
 
 @pytest.fixture
+def other_database_url(database_factory: DatabaseFactory) -> Iterator[str]:
+    """A second new, empty database for one test."""
+    with database_factory() as url:
+        yield url
+
+
+@pytest.fixture
+def two_stores(database_url: str, other_database_url: str, tmp_path: Path) -> list[Settings]:
+    """Two fresh stores (database and LanceDB folder), same settings otherwise: a run one way
+    and a run another way, whose stored states are compared."""
+    return [
+        Settings(database_url=url, home=tmp_path / name, embedder="hashing", batch_size=8)
+        for url, name in ((database_url, "single"), (other_database_url, "other"))
+    ]
+
+
+@pytest.fixture
 def settings(database_url: str, tmp_path: Path) -> Settings:
     return Settings(database_url=database_url, home=tmp_path / "home")
 

@@ -109,3 +109,22 @@ def test_embed_unique_of_nothing_calls_nothing() -> None:
     counting = CountingEmbedder()
     assert embed_unique(counting, []).shape == (0, 32)
     assert counting.calls == []
+
+
+def test_text_vectors_embed_only_what_they_do_not_hold_in_one_call() -> None:
+    """The claim cache (`Runtime.vectors`): rows in order, duplicates once, a second call embeds
+    only the new texts, the rows equal the embedder's and are read-only, the oldest go first."""
+    counting = CountingEmbedder()
+    cache = embedding.TextVectors(size=3)
+    first = cache.rows(counting, ["likes tea", "vegan", "likes tea"])
+    np.testing.assert_array_equal(first, counting.inner.embed(["likes tea", "vegan", "likes tea"]))
+    second = cache.rows(counting, ["vegan", "early flights", "likes tea"])
+    assert counting.calls == [["likes tea", "vegan"], ["early flights"]]
+    np.testing.assert_array_equal(second[0], first[1])
+    assert (cache.hits, cache.misses) == (2, 3)
+    assert not cache.vector(counting, "vegan").flags.writeable
+    cache.rows(counting, ["aisle seats"])  # four texts held by a cache of three: "likes tea" goes
+    assert len(cache) == 3
+    cache.rows(counting, ["likes tea", "aisle seats"])
+    assert counting.calls[-1] == ["likes tea"]
+    assert cache.rows(counting, []).shape == (0, 32)

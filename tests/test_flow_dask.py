@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,6 @@ from permem.logs import batches, read_log
 from permem.pipeline import prepare
 from permem.runtime import runtime
 from permem.settings import Settings
-from tests.conftest import DatabaseFactory
 from tests.dask_cluster import dask_cluster, dask_command
 from tests.test_nightly import LOG, line, snapshot, write_log
 
@@ -69,22 +67,6 @@ def full_snapshot(engine: sa.Engine, settings: Settings) -> dict[str, Any]:
     index = runtime(settings).index
     state["index"] = sorted(set().union(*(index.ids(t) for t in TENANTS)))
     return state
-
-
-@pytest.fixture
-def other_database_url(database_factory: DatabaseFactory) -> Iterator[str]:
-    """A second new, empty database for one test."""
-    with database_factory() as url:
-        yield url
-
-
-@pytest.fixture
-def two_stores(database_url: str, other_database_url: str, tmp_path: Path) -> list[Settings]:
-    """Two fresh stores (database and LanceDB folder), same settings otherwise."""
-    return [
-        Settings(database_url=url, home=tmp_path / name, embedder="hashing", batch_size=8)
-        for url, name in ((database_url, "single"), (other_database_url, "workers"))
-    ]
 
 
 def state_of(settings: Settings) -> dict[str, Any]:

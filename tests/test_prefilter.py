@@ -1,4 +1,4 @@
-"""The cue pass's string test (permem.extraction.prefilter): what it reads off a pattern, and
+"""The cue pass's string test (permem.prefilter): what it reads off a pattern, and
 that a guarded pattern answers exactly as the bare one."""
 
 from __future__ import annotations
@@ -13,9 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import permem
 import permem.extraction
 from permem.extraction.cues import sentences
-from permem.extraction.prefilter import Guarded, required
+from permem.prefilter import Guarded, required
 from tests.conftest import corpus_texts
 
 
@@ -43,12 +44,19 @@ def test_no_test_for_a_pattern_that_needs_no_long_string(pattern: str) -> None:
 
 
 def _guarded() -> list[Guarded]:
+    """Every guarded pattern of permem: module names and the values of named categories
+    (`extraction.sensitive.SPECIAL`), in the cue pass and the classifier's time readers."""
     found: dict[int, Guarded] = {}
-    for module in pkgutil.iter_modules(permem.extraction.__path__):
-        loaded = importlib.import_module(f"permem.extraction.{module.name}")
-        for value in vars(loaded).values():
-            if isinstance(value, Guarded):
-                found[id(value)] = value
+    for package in (permem, permem.extraction):
+        for module in pkgutil.iter_modules(package.__path__):
+            if module.ispkg:
+                continue
+            loaded = importlib.import_module(f"{package.__name__}.{module.name}")
+            for value in vars(loaded).values():
+                held = value.values() if isinstance(value, dict) else (value,)
+                for item in held:
+                    if isinstance(item, Guarded):
+                        found[id(item)] = item
     return list(found.values())
 
 
@@ -64,12 +72,15 @@ def _answers(pattern: Guarded | re.Pattern[str], text: str) -> tuple[object, ...
     )
 
 
-def test_the_cue_pass_guards_its_patterns() -> None:
+def test_the_cue_pass_and_the_classifier_guard_their_patterns() -> None:
     guarded = _guarded()
-    assert len(guarded) >= 90
-    from permem.extraction import modality
+    assert len(guarded) >= 200
+    from permem import temporal_phrases
+    from permem.extraction import modality, sensitive
 
     assert isinstance(modality.RETRACTION, Guarded)
+    assert isinstance(temporal_phrases.WEEKLY_RUN, Guarded)
+    assert isinstance(sensitive.PERSONAL["location"], Guarded)
 
 
 def test_a_guarded_pattern_answers_as_the_bare_one_on_the_corpus(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ import pytest
 import sqlalchemy as sa
 
 from permem import controls, grants, nightly, recall
-from permem.embedding import HashingEmbedder, QueryVectors
+from permem.embedding import HashingEmbedder, TextVectors
 from permem.recall import (
     OWN_MEMORY,
     Access,
@@ -423,7 +423,7 @@ def test_query_vectors_are_cached_per_embedder_and_bounded() -> None:
             calls.extend(texts)
             return super().embed(texts)
 
-    cache, one, other = QueryVectors(size=2), Counting(64), Counting(128)
+    cache, one, other = TextVectors(size=2), Counting(64), Counting(128)
     first = cache.vector(one, "vegan dinner")
     assert np.array_equal(cache.vector(one, "vegan dinner"), first) and calls == ["vegan dinner"]
     assert cache.vector(other, "vegan dinner").shape == (128,)  # another name, another key

@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from permem.embedding import Embedder, QueryVectors, Vectors, embed_unique
+from permem.embedding import Embedder, TextVectors, Vectors, embed_unique
 from permem.eval.evidence import StoreView, claim_evidence, message_evidence
 from permem.eval.metrics import Supplied
 from permem.profile import ProfileLine, read_profile
@@ -100,7 +100,7 @@ class _Ranker:
 
     def __init__(self, embedder: Embedder) -> None:
         self._embedder = embedder
-        self._queries = QueryVectors(QUERY_CACHE_SIZE)
+        self._queries = TextVectors(QUERY_CACHE_SIZE)
         self._floor = relevance_floor(embedder.name)
 
     def best(

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from permem.extraction.lexicon import FIRST_PERSON, PLEASANTRY
 from permem.extraction.modality import CORRECTS_PREVIOUS
-from permem.extraction.prefilter import guard_patterns
+from permem.prefilter import guard_patterns
 from permem.records import Message, Role
 from permem.temporal import GOVERNED, has_bound
 from permem.temporal_phrases import _BACK_ON
@@ -227,5 +227,5 @@ def bound_only(text: str) -> bool:
     )
 
 
-# Last, so that what imports these names gets them guarded (permem.extraction.prefilter).
+# Last, so that what imports these names gets them guarded (permem.prefilter).
 guard_patterns(globals())

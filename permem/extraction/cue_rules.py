@@ -27,10 +27,10 @@ from permem.extraction.no_claim import (
     mine_said_of_it,
     remember_only,
 )
-from permem.extraction.prefilter import guard_patterns
 from permem.extraction.sensitive import PERSONAL, SPECIAL
 from permem.extraction.sent_rules import ASKED_OUTPUT, OUTPUT_RULE, asks_to_keep, scheduled_delivery
 from permem.extraction.stays import HOME_PLACE, away_for_a_while, taken_on_for_a_while
+from permem.prefilter import guard_patterns
 from permem.records import DEFAULT_PURPOSE, Message
 from permem.temporal import has_bound, has_window
 from permem.temporal_phrases import _MONTH_RE, _ONE_DAY, _WEEKDAY_RE
@@ -494,5 +494,5 @@ def _worth_parsing(
     return Cue.SCOPE_FACT in cues and len(_WORD.findall(text)) >= 4 and "?" not in text
 
 
-# Last, so that what imports these names gets them guarded (permem.extraction.prefilter).
+# Last, so that what imports these names gets them guarded (permem.prefilter).
 guard_patterns(globals())

@@ -29,8 +29,8 @@ from permem.extraction.cue_rules import (
     _worth_parsing,
 )
 from permem.extraction.kept_dates import without_kept_dates
-from permem.extraction.prefilter import guard_patterns
 from permem.extraction.stays import away_for_a_while, stay_bounded_after
+from permem.prefilter import guard_patterns
 from permem.records import Message, Role
 from permem.temporal import has_window
 from permem.temporal_phrases import _ONE_DAY, MONTH_PART
@@ -495,5 +495,5 @@ def select_many(
     ]
 
 
-# Last, so that what imports these names gets them guarded (permem.extraction.prefilter).
+# Last, so that what imports these names gets them guarded (permem.prefilter).
 guard_patterns(globals())

@@ -29,8 +29,8 @@ import re
 
 from permem.extraction import lexicon as lx
 from permem.extraction.modality import RETRACTION
-from permem.extraction.prefilter import guard_patterns
 from permem.extraction.sent_rules import scheduled_delivery
+from permem.prefilter import guard_patterns
 from permem.temporal import GOVERNED
 
 # A leading time adverbial that governs the directive after it: "until then, ...".
@@ -222,5 +222,5 @@ def _standing(text: str) -> bool:
     )
 
 
-# Last, so that what imports these names gets them guarded (permem.extraction.prefilter).
+# Last, so that what imports these names gets them guarded (permem.prefilter).
 guard_patterns(globals())

@@ -15,7 +15,7 @@ import re
 from enum import StrEnum
 
 from permem.extraction.lexicon import RELATIONS
-from permem.extraction.prefilter import guard_patterns
+from permem.prefilter import guard_patterns
 from permem.records import Kind
 
 
@@ -188,5 +188,5 @@ def serves(
 __all__ = ["ForWhom", "claim_for_whom", "names_others", "own_way", "request_for_whom", "serves"]
 
 
-# Last, so that what imports these names gets them guarded (permem.extraction.prefilter).
+# Last, so that what imports these names gets them guarded (permem.prefilter).
 guard_patterns(globals())

@@ -40,7 +40,7 @@ from enum import StrEnum
 import dateparser
 
 from permem.extraction import lexicon as lx
-from permem.extraction.prefilter import guard_patterns
+from permem.prefilter import guard_patterns
 
 # Imported evidence older than this at import time is history, not a current fact: a profile
 # exported more than a year before it reached us describes who the user was then.
@@ -412,5 +412,5 @@ def field_topic(field: ImportField) -> str | None:
     return next((name for name, p in lx.TOPICS.items() if p.search(phrase)), None)
 
 
-# Last, so that what imports these names gets them guarded (permem.extraction.prefilter).
+# Last, so that what imports these names gets them guarded (permem.prefilter).
 guard_patterns(globals())

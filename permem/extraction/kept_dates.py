@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from permem.extraction.prefilter import guard_patterns
+from permem.prefilter import guard_patterns
 from permem.temporal_phrases import _MONTH_RE
 
 _MONTH = rf"(?:{_MONTH_RE})\.?"

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from permem.extraction.prefilter import guard_patterns
 from permem.extraction.speaker_words import _CARE_ROLES, _RELATION_WORDS
+from permem.prefilter import guard_patterns
 
 _LABELLED = re.compile(
     r"^\W*(?:(?:my|our)\s+)?(?P<label>[^\W\d_][\w'’-]*(?:\s+[^\W\d_][\w'’-]*){0,3})\s*:\s+\S",
@@ -108,5 +108,5 @@ def said_of(text: str, holder: frozenset[str]) -> bool:
     return opening is not None and opening.group(1).casefold() in holder
 
 
-# Last, so that what imports these names gets them guarded (permem.extraction.prefilter).
+# Last, so that what imports these names gets them guarded (permem.prefilter).
 guard_patterns(globals())

@@ -39,9 +39,9 @@ from permem.extraction.lexicon_time import PIECE_NEEDS as PIECE_NEEDS
 from permem.extraction.lexicon_time import PLAN as PLAN
 from permem.extraction.lexicon_time import STANDING as STANDING
 from permem.extraction.lexicon_time import STILL_SO as STILL_SO
-from permem.extraction.prefilter import guard_patterns
 from permem.extraction.wordlist import categories as categories
 from permem.extraction.wordlist import words as words
+from permem.prefilter import guard_patterns
 
 FIRST_PERSON = words(
     "i", "i'm", "im", "i've", "ive", "i'd", "i'll", "me", "my", "mine", "myself",
@@ -465,5 +465,5 @@ TASK_OPENER = re.compile(
 )
 
 
-# Last, so that what imports these names gets them guarded (permem.extraction.prefilter).
+# Last, so that what imports these names gets them guarded (permem.prefilter).
 guard_patterns(globals())

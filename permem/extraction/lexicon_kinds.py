@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-from permem.extraction.prefilter import guard_patterns
 from permem.extraction.wordlist import categories, words
+from permem.prefilter import guard_patterns
 
 # Topics on which a newer statement supersedes an older one.
 TOPICS = categories(
@@ -155,5 +155,5 @@ TASTE_VERDICT = re.compile(
 )
 
 
-# Last, so that what imports these names gets them guarded (permem.extraction.prefilter).
+# Last, so that what imports these names gets them guarded (permem.prefilter).
 guard_patterns(globals())

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-from permem.extraction.prefilter import guard_patterns
 from permem.extraction.wordlist import words
+from permem.prefilter import guard_patterns
 
 # Content the user shows rather than says (`permem.extraction.quoted`): the nouns that name
 # a piece of text, the tasks done on one, and the ways of presenting one.
@@ -96,5 +96,5 @@ DEICTIC = words(
 )  # fmt: skip
 
 
-# Last, so that what imports these names gets them guarded (permem.extraction.prefilter).
+# Last, so that what imports these names gets them guarded (permem.prefilter).
 guard_patterns(globals())

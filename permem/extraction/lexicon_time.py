@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-from permem.extraction.prefilter import guard_patterns
 from permem.extraction.wordlist import words
+from permem.prefilter import guard_patterns
 
 # A single piece of work or message, the object of a one-off instruction ("for this email").
 _PIECE = (
@@ -183,5 +183,5 @@ STILL_SO = re.compile(
 )
 
 
-# Last, so that what imports these names gets them guarded (permem.extraction.prefilter).
+# Last, so that what imports these names gets them guarded (permem.prefilter).
 guard_patterns(globals())

@@ -27,9 +27,9 @@ from __future__ import annotations
 import functools
 import re
 
-from permem.extraction.prefilter import guard_patterns
 from permem.extraction.returns_said import RETURN as RETURN
 from permem.extraction.returns_said import returns as returns
+from permem.prefilter import guard_patterns
 
 _HYPOTHETICAL = re.compile(
     r"^\s*(?:(?:and|but|so|honestly|well|also)[\s,]+)?(?:if|unless|suppose|supposing|imagine|"
@@ -485,5 +485,5 @@ def continues(text: str) -> bool:
     return CONTINUES.search(text) is not None
 
 
-# Last, so that what imports these names gets them guarded (permem.extraction.prefilter).
+# Last, so that what imports these names gets them guarded (permem.prefilter).
 guard_patterns(globals())

@@ -10,8 +10,8 @@ import re
 from permem.extraction import lexicon as lx
 from permem.extraction.directives import standing_directive
 from permem.extraction.lexicon_time import _PIECE
-from permem.extraction.prefilter import guard_patterns
 from permem.extraction.sent_rules import asks_to_keep
+from permem.prefilter import guard_patterns
 
 # The topics that say how the assistant's answers look.
 FORMAT_TOPICS = frozenset({"reply_language", "reply_format", "spelling", "units"})
@@ -127,5 +127,5 @@ def remember_only(text: str) -> bool:
     return len(_WORD.findall(rest)) == 0
 
 
-# Last, so that what imports these names gets them guarded (permem.extraction.prefilter).
+# Last, so that what imports these names gets them guarded (permem.prefilter).
 guard_patterns(globals())

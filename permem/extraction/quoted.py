@@ -40,7 +40,6 @@ import re
 from collections.abc import Iterator
 
 from permem.extraction import lexicon as lx
-from permem.extraction.prefilter import guard_patterns
 from permem.extraction.quoted_forms import (
     _CLOSERS,
     _ELISION,
@@ -61,6 +60,7 @@ from permem.extraction.quoted_forms import (
     _pasted,
     is_lead_in,
 )
+from permem.prefilter import guard_patterns
 
 __all__ = ["QuotedSpan", "is_lead_in", "pieces", "quoted_spans"]
 
@@ -403,5 +403,5 @@ def pieces(text: str) -> list[tuple[int, int, bool]]:
     return found
 
 
-# Last, so that what imports these names gets them guarded (permem.extraction.prefilter).
+# Last, so that what imports these names gets them guarded (permem.prefilter).
 guard_patterns(globals())

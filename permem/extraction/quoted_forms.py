@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from permem.extraction import lexicon as lx
-from permem.extraction.prefilter import guard_patterns
+from permem.prefilter import guard_patterns
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,5 +120,5 @@ def _merge(spans: list[QuotedSpan]) -> list[QuotedSpan]:
     return merged
 
 
-# Last, so that what imports these names gets them guarded (permem.extraction.prefilter).
+# Last, so that what imports these names gets them guarded (permem.prefilter).
 guard_patterns(globals())

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from permem.extraction.prefilter import guard_patterns
+from permem.prefilter import guard_patterns
 
 _NOT_RETURNED = (
     r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|january|february|"
@@ -51,5 +51,5 @@ def returns(text: str) -> bool:
     )
 
 
-# Last, so that what imports these names gets them guarded (permem.extraction.prefilter).
+# Last, so that what imports these names gets them guarded (permem.prefilter).
 guard_patterns(globals())

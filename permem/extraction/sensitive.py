@@ -15,6 +15,7 @@ tests/test_sensitive.py. classify.sensitivity_of is the one reader.
 from __future__ import annotations
 
 from permem.extraction.lexicon import categories
+from permem.prefilter import guard_patterns
 
 # Pieces of the category patterns below: classes of expressions, not example sentences.
 # A sum of money: marked as money (a currency sign or word), or a bare "80k" / "six figures"
@@ -265,3 +266,5 @@ PERSONAL = categories(
         ),
     }
 )  # fmt: skip
+
+guard_patterns(globals())

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from permem.extraction import lexicon as lx
-from permem.extraction.prefilter import guard_patterns
+from permem.prefilter import guard_patterns
 
 # A rule for what the assistant sends the user, said of the thing: "replies should be short",
 # "my summary should arrive at 7", "the digest needs to come before 8".
@@ -105,5 +105,5 @@ _WONDERS = re.compile(
 )
 
 
-# Last, so that what imports these names gets them guarded (permem.extraction.prefilter).
+# Last, so that what imports these names gets them guarded (permem.prefilter).
 guard_patterns(globals())

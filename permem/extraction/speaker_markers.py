@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from spacy.lang.en.stop_words import STOP_WORDS
 
 from permem.extraction.lexicon import OUT_OF_USE, RELATIONS
-from permem.extraction.prefilter import guard_patterns
 from permem.extraction.speaker_visitors import visiting_sentence, visitors_fragment
 from permem.extraction.speaker_words import (
     _AGE,
@@ -36,6 +35,7 @@ from permem.extraction.speaker_words import (
     _TRAIL,
     _YEARS,
 )
+from permem.prefilter import guard_patterns
 from permem.records import Message
 
 # A fragment that is only a greeting: the next one still opens the message.
@@ -307,7 +307,7 @@ def _age(match: re.Match[str]) -> int:
 
 def _intro(fragment: _Fragment, first: bool) -> _Intro | None:
     # Which form matched is told by the match, not by `match.re` (the patterns stand behind
-    # their string test, permem.extraction.prefilter, and are not the compiled objects).
+    # their string test, permem.prefilter, and are not the compiled objects).
     intro = _INTRO.fullmatch(fragment.text)
     named = None if intro else _NAMED.fullmatch(fragment.text)
     signed = None if intro or named else _FROM.fullmatch(fragment.text)
@@ -477,5 +477,5 @@ def _read(message: Message, known_holder: set[str], words: Container[str]) -> _S
     return seen
 
 
-# Last, so that what imports these names gets them guarded (permem.extraction.prefilter).
+# Last, so that what imports these names gets them guarded (permem.prefilter).
 guard_patterns(globals())

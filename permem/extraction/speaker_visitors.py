@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-from permem.extraction.prefilter import guard_patterns
 from permem.extraction.speaker_words import _I_AM, _LEAD, _LODGING, _TRAIL
+from permem.prefilter import guard_patterns
 
 _VISITORS = re.compile(
     # "We're the guests in the cottage", "Hello from the guests!", "it's the tenants".
@@ -171,5 +171,5 @@ def visiting_sentence(text: str) -> tuple[int, int] | None:
 
 __all__ = ["visiting_sentence", "visitors_fragment"]
 
-# Last, so that what imports these names gets them guarded (permem.extraction.prefilter).
+# Last, so that what imports these names gets them guarded (permem.prefilter).
 guard_patterns(globals())

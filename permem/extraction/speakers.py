@@ -45,10 +45,10 @@ from typing import Any
 
 from permem.extraction import Candidate
 from permem.extraction.labels import said_of
-from permem.extraction.prefilter import guard_patterns
 from permem.extraction.speaker_markers import _read, holder_names
 from permem.logs import identifier_problem
 from permem.nlp import load_pipeline
+from permem.prefilter import guard_patterns
 from permem.records import Message, Role
 
 GUEST = "guest"
@@ -223,5 +223,5 @@ def attribute_candidates(
     return result
 
 
-# Last, so that what imports these names gets them guarded (permem.extraction.prefilter).
+# Last, so that what imports these names gets them guarded (permem.prefilter).
 guard_patterns(globals())

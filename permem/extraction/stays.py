@@ -13,7 +13,7 @@ import re
 from datetime import datetime
 
 from permem.extraction.context import bound_only
-from permem.extraction.prefilter import guard_patterns
+from permem.prefilter import guard_patterns
 from permem.temporal import has_window, resolve
 from permem.temporal_phrases import _MONTH_RE, _WEEKDAY_RE, ONE_STRETCH
 
@@ -136,5 +136,5 @@ def taken_on_for_a_while(text: str) -> bool:
     return "?" not in text and said_so and has_window(text)
 
 
-# Last, so that what imports these names gets them guarded (permem.extraction.prefilter).
+# Last, so that what imports these names gets them guarded (permem.prefilter).
 guard_patterns(globals())

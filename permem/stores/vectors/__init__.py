@@ -13,7 +13,8 @@ LanceDB is opened on first use, in the process that uses it: a process forked af
 opened LanceDB hangs, so start workers with `spawn` and build the index inside them.
 
 The package by job: `_rows` (the row, the schema, the filters), `_index` (the table and its
-operations), `_files` (reading Lance files to prove an erasure).
+operations), `_files` (reading Lance files to prove an erasure), `_writer` (the nightly's writes
+in a child process).
 """
 
 from __future__ import annotations
@@ -21,9 +22,11 @@ from __future__ import annotations
 from permem.stores.vectors._files import file_contains, file_holds_values
 from permem.stores.vectors._index import VectorIndex
 from permem.stores.vectors._rows import IndexRow, index_schema, sql_string
+from permem.stores.vectors._writer import IndexWriter
 
 __all__ = [
     "IndexRow",
+    "IndexWriter",
     "VectorIndex",
     "file_contains",
     "file_holds_values",

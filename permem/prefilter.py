@@ -241,11 +241,18 @@ class Guarded:
         return getattr(self.bare, name)
 
 
-def guard_patterns(namespace: dict[str, Any]) -> None:
+def guard_patterns(namespace: MutableMapping[str, Any]) -> None:
     """Put every compiled pattern of a module's namespace behind its string test (called at
-    the end of the module, before anything imports its names)."""
+    the end of the module, before anything imports its names), and every pattern held in a
+    dict of the namespace (named categories of patterns), in place."""
     for name, value in list(namespace.items()):
         if isinstance(value, re.Pattern) and isinstance(value.pattern, str):
             strings = required(value)
             if strings is not None:
                 namespace[name] = Guarded(value, strings)
+        elif (
+            isinstance(value, dict)
+            and value
+            and all(isinstance(v, re.Pattern) for v in value.values())
+        ):
+            guard_patterns(value)
