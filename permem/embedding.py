@@ -113,9 +113,12 @@ class TextVectors:
         if not missing:
             return found
         fresh = embed_unique(embedder, missing)
-        fresh.setflags(write=False)  # shared between callers: nobody may change it in place
         with self._lock:
-            for text, row in zip(missing, fresh, strict=True):
+            for text, whole in zip(missing, fresh, strict=True):
+                # A copy of its own (a view would keep the whole batch's array alive), shared
+                # between callers: nobody may change it in place.
+                row = whole.copy()
+                row.setflags(write=False)
                 found[text] = row
                 self._vectors[(embedder.name, text)] = row
                 self._vectors.move_to_end((embedder.name, text))

@@ -238,7 +238,12 @@ class Guarded:
         return [text] if self._cannot(text) else self.bare.split(text, maxsplit)
 
     def __getattr__(self, name: str) -> Any:  # pattern, flags, groupindex, groups
+        if name.startswith("_"):  # copy and pickle ask before `bare` is set
+            raise AttributeError(name)
         return getattr(self.bare, name)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Guarded, (self.bare, required(self.bare) or frozenset()))
 
 
 def guard_patterns(namespace: MutableMapping[str, Any]) -> None:

@@ -128,3 +128,11 @@ def test_text_vectors_embed_only_what_they_do_not_hold_in_one_call() -> None:
     cache.rows(counting, ["likes tea", "aisle seats"])
     assert counting.calls[-1] == ["likes tea"]
     assert cache.rows(counting, []).shape == (0, 32)
+
+
+def test_a_cached_row_holds_no_other_texts_vectors() -> None:
+    """Each row is a copy of its own: one text kept does not keep its whole batch alive."""
+    cache = embedding.TextVectors(size=8)
+    row = cache.vector(CountingEmbedder(), "likes tea")
+    cache.rows(CountingEmbedder(), ["vegan", "early flights", "aisle seats"])
+    assert row.base is None and all(r.base is None for r in cache._vectors.values())

@@ -18,6 +18,7 @@ from permem.errors import BadInput
 from permem.runtime import runtime
 from permem.settings import Settings
 from permem.stores.vectors import IndexRow, IndexWriter, VectorIndex
+from permem.stores.vectors._writer import WriterFailed
 from tests.test_flow_dask import big_log, state_of
 
 
@@ -107,3 +108,23 @@ def test_a_script_without_a_main_guard_can_write_through_a_child(tmp_path: Path)
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "5"
+
+
+def test_a_child_that_died_is_replaced_and_a_finished_refresh_resets_the_count(
+    tmp_path: Path,
+) -> None:
+    index = VectorIndex(str(tmp_path / "lance"), 8, embedder="test")
+    writer = IndexWriter(index, in_process=0)
+    try:
+        writer.upsert(_rows(3))
+        assert writer._child is not None
+        writer._child.process.kill()
+        with pytest.raises(WriterFailed, match="ended"):
+            writer.upsert(_rows(1))
+        writer.upsert(_rows(2))  # a new child
+        assert writer.children == 2 and index._appended == 5
+        writer.ensure_scalar_indexes()
+        assert index._appended == 0  # as in one process: the indexes cover every row
+        assert index.count() == 5
+    finally:
+        writer.close()

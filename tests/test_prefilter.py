@@ -136,3 +136,13 @@ def test_a_pattern_guarded_after_a_text_was_scanned_still_finds_it() -> None:
     assert early.search(text) is not None  # the text is scanned and remembered
     late = Guarded(re.compile(r"\bzyxwvut\b"), frozenset({"zyxwvut"}))
     assert late.search(text) is not None
+
+
+def test_a_guarded_pattern_copies_and_pickles_as_itself() -> None:
+    import copy
+    import pickle
+
+    guarded = Guarded(re.compile(r"\bno\s+longer\b"), frozenset({"longer"}))
+    for twin in (copy.copy(guarded), copy.deepcopy(guarded), pickle.loads(pickle.dumps(guarded))):
+        assert isinstance(twin, Guarded) and twin.bare.pattern == guarded.bare.pattern
+        assert twin.search("I no longer eat meat") is not None and twin.search("later") is None

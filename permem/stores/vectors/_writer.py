@@ -17,7 +17,9 @@ It opens the table itself (LanceDB must not cross a fork), and ends when its pip
 the scalar indexes were last refreshed are counted here, not in the child, so the refresh
 comes every `REFRESH_ROWS` rows as it does in one process, whichever child appends them.
 An error in the child is raised here with its message; the call's effect is what the same
-call in this process would have left (each operation is one LanceDB commit or none).
+call in this process would have left (each operation is one LanceDB commit or none). When
+the exchange itself fails (the child died, or the caller was interrupted while waiting), the
+child is stopped and the next call starts another.
 """
 
 from __future__ import annotations
@@ -67,8 +69,10 @@ def _set_status(spec: _Spec, ids: Sequence[str], status: str) -> None:
     _index(spec).set_status(ids, status)
 
 
-def _ensure_scalar_indexes(spec: _Spec) -> None:
-    _index(spec).ensure_scalar_indexes()
+def _ensure_scalar_indexes(spec: _Spec) -> int:
+    index = _index(spec)
+    index.ensure_scalar_indexes()
+    return index._appended
 
 
 _OPERATIONS: dict[str, Callable[..., Any]] = {
@@ -115,11 +119,16 @@ class _Child:
     def __init__(self) -> None:
         calls_read, calls_write = os.pipe()
         answers_read, answers_write = os.pipe()
-        self.process = subprocess.Popen(
-            [sys.executable, "-c", _CHILD, str(calls_read), str(answers_write)],
-            pass_fds=(calls_read, answers_write),
-            stdin=subprocess.DEVNULL,
-        )
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-c", _CHILD, str(calls_read), str(answers_write)],
+                pass_fds=(calls_read, answers_write),
+                stdin=subprocess.DEVNULL,
+            )
+        except BaseException:
+            for fd in (calls_read, calls_write, answers_read, answers_write):
+                os.close(fd)
+            raise
         os.close(calls_read)
         os.close(answers_write)
         self.calls = os.fdopen(calls_write, "wb")
@@ -127,27 +136,44 @@ class _Child:
         self.served = 0
 
     def call(self, name: str, *args: Any) -> Any:
+        """`name` in the child; an error it raised is raised here. If the exchange itself
+        fails (the child died, or this process was interrupted while waiting), the child is
+        stopped, since its next answer could belong to this call, and the error goes up."""
         self.served += 1
         try:
             pickle.dump((name, args), self.calls)
             self.calls.flush()
             ok, value = pickle.load(self.answers)
-        except (EOFError, BrokenPipeError) as exc:
+        except (EOFError, BrokenPipeError, ValueError) as exc:  # ValueError: closed pipe
+            self.close()
             raise WriterFailed(
-                f"the index writer's child process ended (exit {self.process.wait()}) during {name}"
+                f"the index writer's child process ended (exit {self.process.returncode}) "
+                f"during {name}"
             ) from exc
+        except BaseException:
+            self.close()
+            raise
         if not ok:
             raise value
         return value
 
+    @property
+    def stopped(self) -> bool:
+        return self.process.returncode is not None
+
     def close(self) -> None:
-        """Close its pipe (the child ends at EOF) and wait for it."""
+        """Close its pipes (the child ends at EOF) and wait for it; kill it if it has not
+        ended within a minute (an operation under way, stuck)."""
         for stream in (self.calls, self.answers):
             try:
                 stream.close()
             except OSError:
                 pass  # the child is gone already
-        self.process.wait(timeout=60)
+        try:
+            self.process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
 
 
 class IndexWriter:
@@ -183,7 +209,12 @@ class IndexWriter:
             self._child = _Child()
             self.children += 1
         self.child_calls += 1
-        return self._child.call(name, self._spec, *args)
+        child = self._child
+        try:
+            return child.call(name, self._spec, *args)
+        finally:
+            if child.stopped:  # the exchange failed and stopped it: the next call starts another
+                self._child = None
 
     def upsert(self, rows: Sequence[IndexRow]) -> None:
         if self.in_process > 0:
@@ -205,15 +236,15 @@ class IndexWriter:
             self.in_process -= 1
             self.index.ensure_scalar_indexes()
             return
-        self._run("ensure_scalar_indexes")
+        self.index._appended = self._run("ensure_scalar_indexes")
 
     def close(self) -> None:
         """Stop the child, if one was started (waits for the operation under way); the next
         night starts in this process again."""
         self.in_process = self._budget
-        if self._child is not None:
-            self._child.close()
-            self._child = None
+        child, self._child = self._child, None
+        if child is not None:
+            child.close()
 
 
 def serve_pipes(calls: int, answers: int) -> None:
