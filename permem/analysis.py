@@ -21,9 +21,9 @@ from typing import Any
 
 from permem import policy
 from permem.classify import classify_all as classify_many
-from permem.classify import sensitivity_of
 from permem.extraction import Candidate, Extractor
 from permem.extraction.context import leans_back
+from permem.extraction.sensitive import sensitivity_of
 from permem.extraction.speakers import attribute, attribute_candidates, helped_holders
 from permem.hashing import subject_fingerprint
 from permem.pipeline_batch import Prepared, Proposal, TenantState, _claim_id

@@ -4,7 +4,6 @@ sensitivity. Pure functions of the candidate; the write gate decides what to do 
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -15,7 +14,7 @@ from permem.extraction import Candidate, Cue, imports
 from permem.extraction import lexicon as lx
 from permem.extraction.context import CLAUSE_STOP, leans_back, meaning, sentence_around
 from permem.extraction.modality import changed_state
-from permem.extraction.sensitive import PERSONAL, SPECIAL
+from permem.extraction.sensitive import sensitivity_of
 from permem.governed import governed, started_before
 from permem.occasions import makeshift_end, next_period, occasion, over_before_said, stay_window
 from permem.prefilter import guard_patterns
@@ -31,19 +30,6 @@ from permem.temporal import (
 )
 from permem.temporal_phrases import AFTER_THEN
 
-_OCCUPATION = re.compile(
-    r"\b(?:i'm|i am|im|i work as|work as|working as|job as|career as)\s+(?:an?\s+)?"
-    r"(?:[a-z-]+\s+){0,2}(?:[a-z]{2,}(?:er|or|ist|ian|ant|ent|ess)|nurse|chef|cook|pilot|"
-    r"surgeon|student|intern|trucker|barista|mechanic|plumber|electrician|carpenter|"
-    r"pharmacist|paramedic|firefighter|cop|soldier|vet|ceo|cto|founder|freelancer)\b",
-    re.IGNORECASE,
-)
-_NOT_OCCUPATION = re.compile(
-    r"\b(?:fan|lover|beginner|user|member|reader|player|runner|gamer|follower|believer|"
-    r"customer|owner|eater|drinker|sleeper|worrier|fighter|parent|mother|father|vegetarian|"
-    r"pescatarian|introvert|extrovert)\b",
-    re.IGNORECASE,
-)
 _APPOINTMENT = re.compile(
     r"\b(?:appointment|clinic|hospital|scan|check-?up|test results?|retrieval|procedure|"
     r"operation|consultation|visit|session|surgery)\b",
@@ -84,25 +70,6 @@ def subject_of(speaker: str, about: str | None) -> str:
     account, so the account holder's pause and forget cover it.
     """
     return speaker if about is None else f"{speaker}:{about}"
-
-
-@functools.lru_cache(maxsize=8192)
-def sensitivity_of(text: str) -> tuple[Sensitivity, frozenset[str]]:
-    """The strictest sensitivity the text carries, and every category seen.
-
-    The categories are sensitive.SPECIAL's (special) and sensitive.PERSONAL's plus `occupation`
-    (personal). Pure and cached: recall recomputes a stored claim's categories with it, since
-    the row keeps only the sensitivity (policy.may_serve).
-    """
-    special = {name for name, pattern in SPECIAL.items() if pattern.search(text)}
-    personal = {name for name, pattern in PERSONAL.items() if pattern.search(text)}
-    if _OCCUPATION.search(text) and not _NOT_OCCUPATION.search(text):
-        personal.add("occupation")
-    if special:
-        return Sensitivity.SPECIAL, frozenset(special | personal)
-    if personal:
-        return Sensitivity.PERSONAL, frozenset(personal)
-    return Sensitivity.NONE, frozenset()
 
 
 def origin_of(candidate: Candidate) -> Origin:

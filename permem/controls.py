@@ -105,7 +105,7 @@ def correct(
     scope, purpose, kind and topic, takes the sensitivity of its own text (never the old
     claim's), and has no source message: its source is this request.
     """
-    from permem.classify import sensitivity_of
+    from permem.extraction.sensitive import sensitivity_of
     from permem.runtime import shared_redactor
 
     text = text.strip()

@@ -14,8 +14,8 @@
    reason; the checks that read the text run in Python on those candidates. A
    special-category claim serves only its own purpose or one that declares its category
    (policy.may_serve); the row keeps only the sensitivity, so the categories are recomputed
-   from the claim text (classify.sensitivity_of: cached regexes; a `special` row with no
-   recognised category serves only its own purpose).
+   from the claim text (extraction.sensitive.sensitivity_of: cached regexes; a `special` row
+   with no recognised category serves only its own purpose).
    A factual question (“is MSG safe to eat?”) gets no biographical claims (facts,
    events, plans): objective truth is not personalized. An imported claim on a topic the
    subject spoke to themselves is not served (`shadowed_imports`): the user's word outweighs

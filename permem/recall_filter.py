@@ -20,7 +20,6 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from permem import policy
-from permem.classify import sensitivity_of
 from permem.erasure.ledger import blocking
 from permem.extraction import lexicon as lx
 from permem.extraction.context import meaning
@@ -32,6 +31,7 @@ from permem.extraction.for_whom import (
     request_for_whom,
     serves,
 )
+from permem.extraction.sensitive import sensitivity_of
 from permem.grants import ALL_SCOPES, covers, owns_memory
 from permem.recall_choice import (
     replaced_from_start,

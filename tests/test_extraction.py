@@ -8,10 +8,11 @@ from hypothesis import given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from permem.classify import classify, classify_all, sensitivity_of
+from permem.classify import classify, classify_all
 from permem.extraction import Candidate, Cue, cues, modality
 from permem.extraction.context import previous_sentence, sentence_around
 from permem.extraction.rules import RuleExtractor
+from permem.extraction.sensitive import sensitivity_of
 from permem.records import Kind, Message, Origin, Role, Sensitivity
 
 TS = datetime(2026, 3, 10, 9, 0, tzinfo=UTC)

@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from interfaces.cli import app
 from permem import policy
-from permem.classify import sensitivity_of
+from permem.extraction.sensitive import sensitivity_of
 from permem.recall import RecallQuery, exclusion
 from permem.records import Confirmation, Sensitivity
 from permem.settings import Settings

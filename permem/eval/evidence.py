@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from permem.classify import sensitivity_of
 from permem.controls import subject_paused
 from permem.erasure.ledger import ErasureLedger, blocking
 from permem.eval.metrics import Evidence
+from permem.extraction.sensitive import sensitivity_of
 from permem.records import GateDecision, Message, Sensitivity, Status, UserMemory
 from permem.stores.database import Database, list_tenants, tenant_transaction
 from permem.stores.memories import list_memories

@@ -9,13 +9,13 @@ from typing import Any
 
 from sqlalchemy.engine import Connection
 
-from permem.classify import sensitivity_of
 from permem.export import (
     describe_source,
     grants_over,
     provenance,
     source_metadata,
 )
+from permem.extraction.sensitive import sensitivity_of
 from permem.grants import covers
 from permem.policy import PURPOSES, may_serve
 from permem.records import Origin, UserMemory

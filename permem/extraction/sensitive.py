@@ -9,13 +9,17 @@ personal data kept without asking only where the surface's purpose needs the cat
 Each entry is a class of expressions (an earning verb with a sum, a sum with a period, "in
 debt", "owe ... money"), not an example sentence, matched case-insensitively as whole words
 (lexicon.words). Near misses that must not match are named next to the entries and tested in
-tests/test_sensitive.py. classify.sensitivity_of is the one reader.
+tests/test_sensitive.py. `sensitivity_of` below is the one reader.
 """
 
 from __future__ import annotations
 
+import functools
+import re
+
 from permem.extraction.lexicon import categories
 from permem.prefilter import guard_patterns
+from permem.records import Sensitivity
 
 # Pieces of the category patterns below: classes of expressions, not example sentences.
 # A sum of money: marked as money (a currency sign or word), or a bare "80k" / "six figures"
@@ -266,5 +270,39 @@ PERSONAL = categories(
         ),
     }
 )  # fmt: skip
+
+_OCCUPATION = re.compile(
+    r"\b(?:i'm|i am|im|i work as|work as|working as|job as|career as)\s+(?:an?\s+)?"
+    r"(?:[a-z-]+\s+){0,2}(?:[a-z]{2,}(?:er|or|ist|ian|ant|ent|ess)|nurse|chef|cook|pilot|"
+    r"surgeon|student|intern|trucker|barista|mechanic|plumber|electrician|carpenter|"
+    r"pharmacist|paramedic|firefighter|cop|soldier|vet|ceo|cto|founder|freelancer)\b",
+    re.IGNORECASE,
+)
+_NOT_OCCUPATION = re.compile(
+    r"\b(?:fan|lover|beginner|user|member|reader|player|runner|gamer|follower|believer|"
+    r"customer|owner|eater|drinker|sleeper|worrier|fighter|parent|mother|father|vegetarian|"
+    r"pescatarian|introvert|extrovert)\b",
+    re.IGNORECASE,
+)
+
+
+@functools.lru_cache(maxsize=8192)
+def sensitivity_of(text: str) -> tuple[Sensitivity, frozenset[str]]:
+    """The strictest sensitivity the text carries, and every category seen.
+
+    The categories are sensitive.SPECIAL's (special) and sensitive.PERSONAL's plus `occupation`
+    (personal). Pure and cached: recall recomputes a stored claim's categories with it, since
+    the row keeps only the sensitivity (policy.may_serve).
+    """
+    special = {name for name, pattern in SPECIAL.items() if pattern.search(text)}
+    personal = {name for name, pattern in PERSONAL.items() if pattern.search(text)}
+    if _OCCUPATION.search(text) and not _NOT_OCCUPATION.search(text):
+        personal.add("occupation")
+    if special:
+        return Sensitivity.SPECIAL, frozenset(special | personal)
+    if personal:
+        return Sensitivity.PERSONAL, frozenset(personal)
+    return Sensitivity.NONE, frozenset()
+
 
 guard_patterns(globals())

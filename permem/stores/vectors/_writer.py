@@ -39,8 +39,8 @@ from permem.stores.vectors._rows import IndexRow
 # a fresh one does: a night of 5,000-line batches calls two or three a batch, so a night of
 # up to about 10 batches stays in one process, and each child serves about 5 batches. Over
 # 300k messages children of 40 calls grew from 237 to 424 MB resident before the next took
-# over; over 100k, children of 12 calls held 128-165 MB of their own (USS), about 1.5 s of
-# start-up each, in the background.
+# over; over 100k, children of 12 calls held 128-165 MB of their own (USS), about 0.85 s of
+# start-up each (an empty table), in the background.
 IN_PROCESS_CALLS = 25
 CALLS_PER_CHILD = 12
 
@@ -216,27 +216,31 @@ class IndexWriter:
             if child.stopped:  # the exchange failed and stopped it: the next call starts another
                 self._child = None
 
-    def upsert(self, rows: Sequence[IndexRow]) -> None:
+    def _here(self) -> bool:
+        """Whether this call stays in this process (the night's first `in_process` calls)."""
         if self.in_process > 0:
             self.in_process -= 1
+            return True
+        return False
+
+    def upsert(self, rows: Sequence[IndexRow]) -> None:
+        if self._here():
             self.index.upsert(rows)
-            return
-        appended = self.index._appended
-        self.index._appended = self._run("upsert", list(rows), appended, self.index.refresh_rows)
+        else:
+            appended, refresh = self.index._appended, self.index.refresh_rows
+            self.index._appended = self._run("upsert", list(rows), appended, refresh)
 
     def set_status(self, ids: Sequence[str], status: str) -> None:
-        if self.in_process > 0:
-            self.in_process -= 1
+        if self._here():
             self.index.set_status(ids, status)
-            return
-        self._run("set_status", list(ids), status)
+        else:
+            self._run("set_status", list(ids), status)
 
     def ensure_scalar_indexes(self) -> None:
-        if self.in_process > 0:
-            self.in_process -= 1
+        if self._here():
             self.index.ensure_scalar_indexes()
-            return
-        self.index._appended = self._run("ensure_scalar_indexes")
+        else:
+            self.index._appended = self._run("ensure_scalar_indexes")
 
     def close(self) -> None:
         """Stop the child, if one was started (waits for the operation under way); the next
