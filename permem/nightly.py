@@ -55,8 +55,9 @@ from permem.nightly_stages import (
 )
 from permem.pipeline import Prepared, Proposal
 from permem.quality import BatchValidation
-from permem.runtime import end_night
+from permem.runtime import end_night, runtime
 from permem.settings import Settings
+from permem.table_statistics import StatisticsRefresh
 
 __all__ = [
     "ANALYZED",
@@ -201,6 +202,8 @@ def run(
 
     stream = batches(read_log(logs), settings.batch_size)
     pending: tuple[Any, int] | None = None
+    # The planner's view of the tables, refreshed as the night grows them (table_statistics).
+    statistics = StatisticsRefresh(runtime(settings).db)
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="permem-index") as background:
         try:
             while True:
@@ -210,10 +213,15 @@ def run(
                 if batch is None:
                     break
                 summary.batches += 1
+                stored = summary.counts["stored"]
                 if partitioned:
                     loaded = _through_load_partitioned(step, summary, batch, parts)
                 else:
                     loaded = _through_load(step, summary, batch)
+                started = time.perf_counter()
+                if statistics.stored(summary.counts["stored"] - stored):
+                    summary.counts["statistics_refreshes"] += 1
+                summary.seconds["statistics"] += time.perf_counter() - started
                 finish_index(pending)
                 pending = (
                     _submit(stages["index"], background, settings, loaded[0], loaded[1]),
