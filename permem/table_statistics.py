@@ -56,12 +56,17 @@ class StatisticsRefresh:
         the last one. Returns whether it ran."""
         if self._failed:
             return False
-        if self._held is None:
-            self._held = self._estimate()
-        self._since += rows
-        if self._since < max(self._min_rows, self._growth * self._held):
-            return False
-        if not self._analyze():
+        try:
+            if self._held is None:
+                self._held = self._estimate()
+            self._since += rows
+            if self._since < max(self._min_rows, self._growth * self._held):
+                return False
+            self._analyze()
+        except SQLAlchemyError as exc:
+            # Reading the estimate or analysing: either way the night goes on without.
+            self._failed = True
+            log.warning("statistics not refreshed during the night (%s)", str(exc).splitlines()[0])
             return False
         self._held += self._since
         self._since = 0
@@ -76,16 +81,11 @@ class StatisticsRefresh:
             ).scalar()
         return max(0.0, float(tuples or 0.0))
 
-    def _analyze(self) -> bool:
+    def _analyze(self) -> None:
         engine = self._db.owner_engine()
         try:
             with engine.connect() as conn:
                 conn.execute(sa.text("ANALYZE " + ", ".join(ANALYZED_TABLES)))
                 conn.commit()
-        except SQLAlchemyError as exc:
-            self._failed = True
-            log.warning("statistics not refreshed during the night (%s)", str(exc).splitlines()[0])
-            return False
         finally:
             engine.dispose()
-        return True

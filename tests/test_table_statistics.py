@@ -86,6 +86,20 @@ def test_a_failed_refresh_is_reported_once_and_the_counting_stops(
     assert refresh.refreshes == 0
 
 
+def test_a_failed_estimate_lets_the_night_go_on(
+    db: Database, caplog: pytest.LogCaptureFixture
+) -> None:
+    missing = sa.make_url(db.owner_url).set(database="no_such_database")
+    unreachable = dataclasses.replace(db, app=sa.create_engine(missing, poolclass=sa.NullPool))
+    refresh = StatisticsRefresh(unreachable, min_rows=1)
+    with caplog.at_level(logging.WARNING, logger="permem.table_statistics"):
+        assert not refresh.stored(5)  # the estimate cannot be read: no exception, a warning
+        assert not refresh.stored(5)
+    warnings = [r for r in caplog.records if r.name == "permem.table_statistics"]
+    assert len(warnings) == 1
+    assert refresh.refreshes == 0
+
+
 def _lines() -> list[dict[str, Any]]:
     said = [
         "I'm vegetarian, no meat in anything please",
