@@ -98,8 +98,10 @@ def add_victims(stores: Any, index: Any, tenant: str, subjects: list[str], claim
     db.dispose()
 
 
-# Keys of a measured run that hold one store's erase seconds (forget.erase's connector_seconds).
+# Keys of a measured run that hold one store's erase or verify seconds (the connector_seconds
+# of forget.erase and forget.verify; verify's "ledger" is reading the ledger and the plan).
 BY_STORE = "erase seconds of "
+VERIFY_BY_STORE = "verify seconds of "
 
 
 def forget_timed(rt: Any, tenant: str, subjects: list[str], expected: int) -> dict[str, float]:
@@ -145,6 +147,7 @@ def forget_timed(rt: Any, tenant: str, subjects: list[str], expected: int) -> di
         "rows_deleted": float(sum(erased.rows_deleted.values())),
         "index_versions": float(versions),
         **{f"{BY_STORE}{name}": seconds for name, seconds in erased.connector_seconds.items()},
+        **{f"{VERIFY_BY_STORE}{k}": seconds for k, seconds in verified.connector_seconds.items()},
     }
 
 
@@ -224,6 +227,12 @@ def main(argv: list[str] | None = None) -> None:
                 if key.startswith(BY_STORE)
             )
             lines.append(f"erase s by store, {case} at {int(r['claims']):,} claims: {parts}")
+            parts = ", ".join(
+                f"{key.removeprefix(VERIFY_BY_STORE)} {value:.2f}"
+                for key, value in r.items()
+                if key.startswith(VERIFY_BY_STORE)
+            )
+            lines.append(f"verify s by store, {case} at {int(r['claims']):,} claims: {parts}")
     if len(runs) > 1:
         for case in runs[0]:
             a, b = runs[0][case], runs[-1][case]

@@ -70,8 +70,10 @@ _OPEN_START = re.compile(
     r"from\s+(?:the\s+|next\s+|this\s+)?(?:\d|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|"
     r"jun|jul|aug|sep|oct|nov|dec|tomorrow|today)(?![\w.]*(?:\s+\w+)?\s+(?:to|till|until|"
     r"through|thru|-|–)\s)|"
-    # "from next month on", "after next week": what starts then lasts.
-    r"(?:from|after)\s+next\s+(?:week|weekend|month|year))",
+    # "from next month on", "after next week", "from this week": what starts then lasts,
+    # unless the sentence names where it ends ("from this week to the 30th").
+    r"(?:from|after)\s+(?:next|this)\s+(?:week|weekend|month|year|term|semester|season)\b"
+    r"(?!(?:\s+\w+)?\s+(?:to|till|until|through|thru|-|–)\s))",
     re.IGNORECASE,
 )
 # How often within the days a sentence names: "walks twice a day", "a long walk each morning".

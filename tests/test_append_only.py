@@ -202,3 +202,38 @@ def test_even_the_owner_cannot_rewrite_the_erasure_ledger(db: Database, owner: s
                 conn.execute(sa.text(f"UPDATE erasure_ledger SET {assignment}"))
     with owner.begin() as conn:  # what erasure changes, it may
         conn.execute(sa.text("UPDATE erasure_ledger SET state = 'erased', erased_at = now()"))
+
+
+def test_the_ledgers_two_updates_write_no_index_entry(db: Database, owner: sa.Engine) -> None:
+    """Each ledger row is updated twice (erased, then verified), neither in an indexed column:
+    with the room migration 0012 leaves in each page both are heap-only, whatever the number
+    of rows (with full pages, most were not: every one then wrote to all five indexes)."""
+    rows = 3000
+    with owner.begin() as conn:
+        conn.execute(
+            sa.text(
+                "INSERT INTO erasure_ledger (tenant, request_id, target_kind, target_id, "
+                "node_kind, node_id, content_hash, state, requested_by, detail) "
+                "SELECT :t, gen_random_uuid(), 'subject', 'gone-' || (i % 100), 'memory', "
+                "gen_random_uuid()::text, md5(i::text), 'blocked', 'bench', "
+                "jsonb_build_object('claim_hash', md5(i::text)) FROM generate_series(1, :n) i"
+            ),
+            {"t": TENANT, "n": rows},
+        )
+    counts = []
+    for update in (  # each in its own transaction, as the erase and the verify runs do
+        "UPDATE erasure_ledger SET state = 'erased', erased_at = now()",
+        "UPDATE erasure_ledger SET state = 'verified', verified_at = now(), "
+        "detail = detail - 'residue'",
+    ):
+        with owner.begin() as conn:
+            conn.execute(sa.text(update))
+            counts.append(
+                conn.execute(
+                    sa.text(
+                        "SELECT pg_stat_get_xact_tuples_updated('erasure_ledger'::regclass), "
+                        "pg_stat_get_xact_tuples_hot_updated('erasure_ledger'::regclass)"
+                    )
+                ).one()
+            )
+    assert [tuple(c) for c in counts] == [(rows, rows), (rows, rows)]

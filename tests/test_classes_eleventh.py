@@ -528,3 +528,19 @@ def test_a_lapse_then_a_return_is_about_that_once(
 )
 def test_a_lapse_needs_its_once_and_the_return(text: str, lapse: bool) -> None:
     assert lapse_then_return(text) is lapse
+
+
+@pytest.mark.parametrize(
+    ("said", "ends"),
+    [
+        # A change that starts with the period named lasts: no end of its own.
+        ("From this week my manager is Ana.", None),
+        ("Tomas has a new swimming coach from this term.", None),
+        ("After this month I'm on the evening rota.", None),
+        # Unless the sentence names where it ends.
+        ("From this week to the 30th I'm on nights.", "2026-05-31"),
+    ],
+)
+def test_what_starts_with_this_week_or_month_lasts(said: str, ends: str | None) -> None:
+    [claim] = read_claims(said, ts=TS)
+    assert days(claim)[1] == ends, claim

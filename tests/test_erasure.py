@@ -157,7 +157,10 @@ def test_a_registered_connector_is_erased_by_forget_and_checked_by_verify(
     assert list(erased.connector_seconds) == list(erased.stores)
     assert list(erased.connector_seconds)[-1] == "cache"
     assert not files["a1"].exists() and not files["a2"].exists() and files["b1"].exists()
-    assert verify(db, None, TENANT, now=NOW, backups=False).clean
+    checked = verify(db, None, TENANT, now=NOW, backups=False)
+    assert checked.clean
+    # The verification is timed the same way, after its read of the ledger.
+    assert list(checked.connector_seconds) == ["ledger", *erased.connector_seconds]
 
     cache("a2")  # a copy comes back (a stale writer): verify must find it in that store
     found = verify(db, None, TENANT, now=NOW, backups=False)

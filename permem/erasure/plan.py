@@ -13,6 +13,7 @@ connectors (`permem.erasure.connectors`) erase and look for exactly those.
 
 from __future__ import annotations
 
+import functools
 import uuid
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -435,9 +436,13 @@ def released(conn: Connection) -> list[uuid.UUID]:
 # ------------------------------------------------------------------------ the plan
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ErasurePlan:
-    """The ledger node rows one erase or verify run covers, grouped for the stores."""
+    """The ledger node rows one erase or verify run covers, grouped for the stores.
+
+    A run may cover hundreds of thousands of rows (every claim of 1,000 subjects and its
+    derivatives), and each connector asks for several groups of them: each group is worked out
+    once, on first use."""
 
     tenant: str
     rows: tuple[sa.RowMapping, ...]  # node rows (request rows left out)
@@ -460,24 +465,30 @@ class ErasurePlan:
         targets = {r["target_id"] for r in rows if r["target_kind"] == TargetKind.SUBJECT}
         return cls(tenant, nodes, tuple(sorted(subjects | targets)), tuple(sorted(targets)))
 
+    @functools.cached_property
+    def _by_kind(self) -> dict[str, list[str]]:
+        found: dict[str, set[str]] = {}
+        for r in self.rows:
+            found.setdefault(r["node_kind"], set()).add(r["node_id"])
+        return {kind: sorted(ids) for kind, ids in found.items()}
+
     def ids(self, kind: NodeKind) -> list[str]:
         """The node ids of `kind`, sorted."""
-        return sorted({r["node_id"] for r in self.rows if r["node_kind"] == kind.value})
+        return self._by_kind.get(kind.value, [])
 
-    @property
+    @functools.cached_property
     def memory_ids(self) -> list[uuid.UUID]:
         return [uuid.UUID(i) for i in self.ids(NodeKind.MEMORY)]
 
-    @property
+    @functools.cached_property
     def indexed_memories(self) -> list[str]:
         """The claims whose vectors the index may hold: the memory nodes and the memories
         that embedding and index-row nodes were made from."""
         found = set(self.ids(NodeKind.MEMORY))
-        found |= {
-            m for r in self.rows if (m := memory_of(Node(NodeKind(r["node_kind"]), r["node_id"])))
-        }  # fmt: skip
+        for kind in (NodeKind.EMBEDDING, NodeKind.INDEX_ROW):
+            found |= {m for i in self.ids(kind) if (m := memory_of(Node(kind, i)))}
         return sorted(found)
 
-    @property
+    @functools.cached_property
     def node_keys(self) -> list[tuple[str, str]]:
         return [(r["node_kind"], r["node_id"]) for r in self.rows]

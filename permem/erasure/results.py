@@ -85,6 +85,9 @@ class VerifyResult:
     residue: list[dict[str, Any]] = field(default_factory=list)
     held: int = 0
     seconds: float = 0.0
+    # Wall seconds of reading the ledger and the plan ("ledger"), then of each connector's
+    # residue check, in the order they ran (benchmarks/erasure.py prints them).
+    connector_seconds: dict[str, float] = field(default_factory=dict)
 
     @property
     def clean(self) -> bool:

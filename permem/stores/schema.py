@@ -119,6 +119,8 @@ memories = Table(
     Index("ix_memories_tenant_subject_status", "tenant", "subject", "status"),
     Index("ix_memories_tenant_source", "tenant", "source_message_id"),
     Index("ix_memories_tenant_supersedes", "tenant", "supersedes"),
+    # Erasure's residue check by the claim's text (migration 0013).
+    Index("ix_memories_tenant_claim_hash", "tenant", "claim_hash"),
 )
 
 # Every status or confirmation change of a memory, in order: the history that the in-place
@@ -228,6 +230,9 @@ erasure_ledger = Table(
         "target_id",
         postgresql_where=text("node_kind = 'request'"),
     ),
+    # Room in each page for a row's two updates, erased and verified, so neither writes an
+    # index entry (migration 0012).
+    postgresql_with={"fillfactor": 45},
 )
 
 legal_holds = Table(
@@ -405,6 +410,8 @@ recall_influence = Table(
     Column("reported_by", Text, nullable=False),
     _ts("reported_at", default_now=True),
     Index("ix_recall_influence_recall", "tenant", "recall_id"),
+    # Reports naming an erased claim, found by erasure and its verification (migration 0013).
+    Index("ix_recall_influence_used_ids", "used_ids", postgresql_using="gin"),
 )
 
 # The synthesized profile (migration 0010): the current version only, per subject, purpose and

@@ -84,12 +84,13 @@ def vacuum_tables(db: Database, tables: Iterable[str]) -> None:
 
 
 def pg_residue(conn: Connection, rows: Sequence[sa.RowMapping]) -> list[dict[str, Any]]:
-    """Where in PostgreSQL the ledger node rows' ids or claim fingerprints still appear."""
+    """Where in PostgreSQL the ledger node rows' ids or claim fingerprints still appear (each
+    row with its `claim_hash`: the plain hash its `detail` recorded, or None)."""
     memory_rows = [r for r in rows if r["node_kind"] == NodeKind.MEMORY.value]
     memory_ids = [uuid.UUID(r["node_id"]) for r in memory_rows]
     wanted = set(memory_ids)
     fingerprints = {r["content_hash"] for r in memory_rows if r["content_hash"]}
-    plain = [r["detail"]["claim_hash"] for r in memory_rows if r["detail"].get("claim_hash")]
+    plain = [r["claim_hash"] for r in memory_rows if r["claim_hash"]]
     source_ids = [r["node_id"] for r in rows if r["node_kind"] == NodeKind.SOURCE.value]
     export_ids = [uuid.UUID(r["node_id"]) for r in rows if r["node_kind"] == NodeKind.EXPORT.value]
     found: list[dict[str, Any]] = []
