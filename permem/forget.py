@@ -331,8 +331,8 @@ _PLAN_COLUMNS = (
 )
 
 
-def _plan_rows(conn: Connection, *where: sa.ColumnElement[bool]) -> list[sa.RowMapping]:
-    return list(conn.execute(sa.select(*_PLAN_COLUMNS).where(*where)).mappings().all())
+def _plan_rows(conn: Connection, *where: sa.ColumnElement[bool]) -> Sequence[sa.RowMapping]:
+    return conn.execute(sa.select(*_PLAN_COLUMNS).where(*where)).mappings().all()
 
 
 def _count_held(conn: Connection) -> int:
