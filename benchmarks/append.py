@@ -97,7 +97,7 @@ def _measure(server: str, n: int) -> str:
                  "scope": r.scope, "purpose": r.purpose, "observed_at": r.observed_at,
                  "valid_from": r.valid_from, "confidence": r.confidence,
                  "sensitivity": r.sensitivity.value, "confirmation": "unconfirmed",
-                 "status": "active", "claim_hash": "x"}
+                 "status": "active", "claim_hash": "x", "subject_hash": "x"}
                 for r in records
             ])  # fmt: skip
         from permem.stores.schema import memories

@@ -238,7 +238,8 @@ def stored_state(settings: Any) -> dict[str, Any]:
     from permem.runtime import runtime
 
     volatile = {"created_at", "ingested_at", "decided_at", "quarantined_at", "at", "batch_id",
-                "claim_hash", "content_hash", "candidate_hash", "enqueued_at"}  # fmt: skip
+                "claim_hash", "subject_hash", "content_hash", "candidate_hash",
+                "enqueued_at"}  # fmt: skip
     tables = {
         "sources": "tenant, message_id",
         "memories": "id",

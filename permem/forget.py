@@ -327,7 +327,6 @@ _PLAN_COLUMNS = (
     erasure_ledger.c.node_id,
     erasure_ledger.c.content_hash,
     erasure_ledger.c.state,
-    erasure_ledger.c.detail["claim_hash"].astext.label("claim_hash"),
 )
 
 

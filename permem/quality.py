@@ -108,6 +108,7 @@ BATCH_COLUMNS: Final[tuple[str, ...]] = (
     "session",
     "topic",
     "claim_hash",
+    "subject_hash",
     "policy_version",
     "batch_id",
 )
@@ -133,6 +134,7 @@ REQUIRED_COLUMNS: Final[tuple[str, ...]] = (
     "confirmation",
     "status",
     "claim_hash",
+    "subject_hash",
     "policy_version",
 )
 

@@ -256,9 +256,9 @@ def _insert_minimal(conn: Connection, table: str, tenant: str) -> None:
         "sources": "(tenant, message_id, account, conversation_id, turn, role, ts, scope, purpose,"
         " content_hash) VALUES (:t, 'x', 'a', 'c', 1, 'user', now(), 'global', 'assistant', 'h')",
         "memories": "(tenant, subject, account, origin, kind, claim, scope, purpose, observed_at,"
-        " valid_from, confidence, sensitivity, confirmation, status, claim_hash) VALUES (:t,"
-        " 's', 'a', 'user_fact', 'fact', 'c', 'global', 'assistant', now(), now(), 0.5, 'none',"
-        " 'unconfirmed', 'active', 'h')",
+        " valid_from, confidence, sensitivity, confirmation, status, claim_hash, subject_hash)"
+        " VALUES (:t, 's', 'a', 'user_fact', 'fact', 'c', 'global', 'assistant', now(), now(),"
+        " 0.5, 'none', 'unconfirmed', 'active', 'h', 'h')",
         "memory_events": "(tenant, memory_id, field, old_value, new_value, actor, reason) VALUES"
         " (:t, gen_random_uuid(), 'status', 'a', 'b', 'x', 'y')",
         "gate_decisions": "(tenant, candidate_hash, decision, reasons, policy_version) VALUES"

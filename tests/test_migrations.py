@@ -64,3 +64,39 @@ def test_application_role_is_plain_and_shared_by_databases(db: Database) -> None
     assert tuple(row) == (False, False, False, False, True)
     # A second upgrade run (as when another database of the cluster migrates) is harmless.
     migrate.upgrade(db)
+
+
+def test_claims_stored_before_0014_get_their_subject_bound_fingerprint(bare_db: Database) -> None:
+    from permem.hashing import subject_fingerprint
+
+    migrate.upgrade(bare_db, "0013")
+    engine = bare_db.owner_engine()
+    insert = (
+        "INSERT INTO memories (tenant, subject, account, origin, kind, claim, scope, purpose,"
+        " observed_at, valid_from, confidence, sensitivity, confirmation, status, claim_hash)"
+        " VALUES (:t, :s, 'a', 'user_fact', 'fact', :c, 'global', 'assistant', now(), now(),"
+        " 0.5, 'none', 'unconfirmed', 'active', 'h')"
+    )
+    claims = [("acme", "ana", "I'm vegetarian"), ("acme", "ben", "I'm vegetarian"),
+              ("zeta", "ana", "Metric units, please")]  # fmt: skip
+    with engine.begin() as conn:
+        for tenant in ("acme", "zeta"):
+            conn.execute(sa.text("INSERT INTO tenants (tenant, hash_salt) VALUES (:t, :h)"),
+                         {"t": tenant, "h": tenant.encode() * 8})  # fmt: skip
+        for tenant, subject, claim in claims:
+            conn.execute(sa.text(insert), {"t": tenant, "s": subject, "c": claim})
+    migrate.upgrade(bare_db)
+    with engine.connect() as conn:
+        stored = conn.execute(
+            sa.text("SELECT tenant, subject, claim, subject_hash FROM memories")
+        ).all()
+        # The append-only guard is back after the backfill.
+        guard = conn.execute(
+            sa.text("SELECT tgenabled FROM pg_trigger WHERE tgname = 'memories_append_only'")
+        ).scalar_one()
+    engine.dispose()
+    assert sorted(stored) == sorted(
+        (t, s, c, subject_fingerprint(t.encode() * 8, s, c)) for t, s, c in claims
+    )
+    assert len({row.subject_hash for row in stored}) == 3
+    assert guard == "O"

@@ -79,7 +79,7 @@ def rows(engine: sa.Engine, sql: str) -> list[dict[str, Any]]:
 
 
 VOLATILE = {"created_at", "ingested_at", "decided_at", "quarantined_at", "at", "batch_id",
-            "claim_hash", "content_hash", "candidate_hash"}  # fmt: skip
+            "claim_hash", "subject_hash", "content_hash", "candidate_hash"}  # fmt: skip
 
 
 def snapshot(engine: sa.Engine, settings: Settings) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from sqlalchemy.engine import Connection, RowMapping
 
 from lineage import Node, NodeKind, Relation
 from permem.errors import BadInput, NotFound
-from permem.hashing import content_hash
+from permem.hashing import content_hash, subject_fingerprint
 from permem.records import (
     Confirmation,
     Kind,
@@ -62,6 +62,7 @@ def _row(record: UserMemory, salt: bytes, batch_id: uuid.UUID | None = None) -> 
         "session": record.session,
         "topic": record.topic,
         "claim_hash": content_hash(salt, record.claim),
+        "subject_hash": subject_fingerprint(salt, record.subject, record.claim),
         "policy_version": record.policy_version,
         "batch_id": batch_id,
     }

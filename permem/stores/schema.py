@@ -108,6 +108,8 @@ memories = Table(
     Column("session", Text),
     Column("topic", Text),
     Column("claim_hash", Text, nullable=False),
+    # subject_fingerprint(salt, subject, claim): what the erasure ledger keeps of a claim.
+    Column("subject_hash", Text, nullable=False),
     Column("policy_version", Text),
     Column("batch_id", Uuid),
     _ts("created_at", default_now=True),
@@ -119,8 +121,8 @@ memories = Table(
     Index("ix_memories_tenant_subject_status", "tenant", "subject", "status"),
     Index("ix_memories_tenant_source", "tenant", "source_message_id"),
     Index("ix_memories_tenant_supersedes", "tenant", "supersedes"),
-    # Erasure's residue check by the claim's text (migration 0013).
-    Index("ix_memories_tenant_claim_hash", "tenant", "claim_hash"),
+    # Erasure's residue check: the subject holding an erased claim's text again (0014).
+    Index("ix_memories_tenant_subject_hash", "tenant", "subject_hash"),
 )
 
 # Every status or confirmation change of a memory, in order: the history that the in-place

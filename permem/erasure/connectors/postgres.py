@@ -5,7 +5,8 @@ Erased: `memories`, `memory_events`, `gate_decisions`, `sources`, `lineage_edges
 request the `recall_log` and `recall_influence` rows about the subject; export rows
 are kept (they say a file was handed out) with `erased_at` set. Residue: a row that still
 carries an erased id, or a claim whose subject holds the same text again (its subject-scoped
-fingerprint is in the ledger); another subject's identical claim is not residue.
+fingerprint, `memories.subject_hash`, is in the ledger); another subject's identical claim is
+not residue.
 """
 
 from __future__ import annotations
@@ -21,9 +22,8 @@ from sqlalchemy.engine import Connection
 from lineage import NodeKind
 from permem.erasure.connectors import Erased, Stores
 from permem.erasure.plan import ErasurePlan
-from permem.hashing import subject_fingerprint
 from permem.stores.bulk import any_of
-from permem.stores.database import Database, tenant_salt, tenant_transaction
+from permem.stores.database import Database, tenant_transaction
 from permem.stores.schema import (
     exports,
     gate_decisions,
@@ -84,29 +84,18 @@ def vacuum_tables(db: Database, tables: Iterable[str]) -> None:
 
 
 def pg_residue(conn: Connection, rows: Sequence[sa.RowMapping]) -> list[dict[str, Any]]:
-    """Where in PostgreSQL the ledger node rows' ids or claim fingerprints still appear (each
-    row with its `claim_hash`: the plain hash its `detail` recorded, or None)."""
+    """Where in PostgreSQL the ledger node rows' ids or subject-bound claim fingerprints
+    (`memories.subject_hash`, migration 0014) still appear."""
     memory_rows = [r for r in rows if r["node_kind"] == NodeKind.MEMORY.value]
     memory_ids = [uuid.UUID(r["node_id"]) for r in memory_rows]
-    wanted = set(memory_ids)
-    fingerprints = {r["content_hash"] for r in memory_rows if r["content_hash"]}
-    plain = [r["claim_hash"] for r in memory_rows if r["claim_hash"]]
+    fingerprints = [r["content_hash"] for r in memory_rows if r["content_hash"]]
     source_ids = [r["node_id"] for r in rows if r["node_kind"] == NodeKind.SOURCE.value]
     export_ids = [uuid.UUID(r["node_id"]) for r in rows if r["node_kind"] == NodeKind.EXPORT.value]
     found: list[dict[str, Any]] = []
-    salt = tenant_salt(conn)
-    candidates = conn.execute(
-        sa.select(memories.c.id, memories.c.subject, memories.c.claim).where(
-            sa.or_(
-                memories.c.id == any_of(memory_ids, sa.Uuid),
-                memories.c.claim_hash == any_of(plain),
-            )
-        )
-    ).all()
-    for memory_id, subject, claim in candidates:
-        if memory_id in wanted or subject_fingerprint(salt, subject, claim) in fingerprints:
-            found.append({"store": "postgresql", "table": "memories", "id": str(memory_id)})
     checks: list[tuple[str, sa.Select[Any]]] = [
+        ("memories", sa.select(sa.cast(memories.c.id, sa.Text)).where(sa.or_(
+            memories.c.id == any_of(memory_ids, sa.Uuid),
+            memories.c.subject_hash == any_of(fingerprints)))),
         ("memory_events", sa.select(sa.cast(memory_events.c.memory_id, sa.Text)).where(
             memory_events.c.memory_id == any_of(memory_ids, sa.Uuid))),
         ("gate_decisions", sa.select(sa.cast(gate_decisions.c.id, sa.Text)).where(sa.or_(
