@@ -65,6 +65,10 @@ _MODAL_MONTH = re.compile(r"\b(?:may|march)\b", re.IGNORECASE)
 # is a time of day ("from 6:30", "after 4pm").
 _SLASHED = re.compile(r"\d\s*/\s*\d|\d\s*(?:am|pm|a\.m\.|p\.m\.|o'clock|h)\b|\d:\d\d", re.I)
 _NEW_YEAR = re.compile(r"^(?:the\s+)?new\s+year(?:'s)?(?:\s+day)?$", re.IGNORECASE)
+# A feast named as a day: "until Easter", "from Christmas on", "till Easter Sunday".
+_FEAST_DAY = re.compile(
+    r"^(?P<feast>easter|christmas|xmas)(?:\s+(?:day|sunday|eve|break|holidays?))?\b", re.I
+)
 _YEAR = re.compile(r"^(?:20\d\d)$")
 # How many of a unit of time, in digits or words: "3 weeks", "a couple of months", "a few days".
 _COUNT = (
@@ -122,6 +126,9 @@ def _day(phrase: str, ts: datetime) -> tuple[date, bool] | None:
     today = ts.date()
     if _NEW_YEAR.match(phrase):
         return date(today.year + 1, 1, 1), True
+    feast = _FEAST_DAY.match(phrase)
+    if feast:
+        return _feast_day(feast.group("feast").lower(), today), False
     if _YEAR.match(phrase):
         year = int(phrase)
         return (date(year, 1, 1), True) if year > today.year else None
@@ -154,6 +161,17 @@ def _day(phrase: str, ts: datetime) -> tuple[date, bool] | None:
 
 
 _INSIDE = re.compile(r"\b(?:on|by)\s+", re.IGNORECASE)
+
+
+def _feast_day(feast: str, today: date) -> date:
+    """The next Easter Sunday or Christmas Day on or after `today`."""
+    from dateutil.easter import easter
+
+    for year in (today.year, today.year + 1):
+        day = easter(year) if feast == "easter" else date(year, 12, 25)
+        if day >= today:
+            return day
+    raise AssertionError("a feast falls every year")  # pragma: no cover
 
 
 def _day_inside(phrase: str, ts: datetime) -> tuple[date, bool] | None:

@@ -51,6 +51,7 @@ from permem.embedding import Embedder, TextVectors
 from permem.extraction import lexicon as lx
 from permem.extraction.for_whom import ForWhom, request_for_whom
 from permem.hashing import content_hash, normalize
+from permem.recall_asof import read_as_of
 from permem.recall_choice import replaced_from_start, shadowed_imports, superseded_in_time
 from permem.recall_filter import (
     OWN_MEMORY,
@@ -73,7 +74,6 @@ from permem.stores.database import (
     tenant_salt,
     tenant_transaction,
 )
-from permem.stores.memories import record_from_row
 from permem.stores.schema import memories, recall_log
 from permem.stores.vectors import VectorIndex
 
@@ -283,10 +283,7 @@ class Recaller:
         authorized at the start of the request: a revocation meanwhile is not seen)."""
         if not ranked or subject_paused(conn, query.subject):
             return set()
-        rows = conn.execute(
-            sa.select(memories).where(memories.c.id.in_([r.id for r in ranked]))
-        ).mappings()
-        fresh = [record_from_row(r) for r in rows]
+        fresh = read_as_of(conn, query.ts, memories.c.id.in_([r.id for r in ranked]))
         blocked = _blocked_ids(conn, fresh)
         return {
             r.id

@@ -33,6 +33,7 @@ from permem.extraction.for_whom import (
 )
 from permem.extraction.sensitive import sensitivity_of
 from permem.grants import ALL_SCOPES, covers, owns_memory
+from permem.recall_asof import read_as_of, status_as_of
 from permem.recall_choice import (
     replaced_from_start,
     retimed,
@@ -309,6 +310,7 @@ def column_exclusion(query: RecallQuery, access: Access = OWN_MEMORY) -> sa.Colu
     start = sa.literal(when.start, sa.DateTime(timezone=True))
     last = sa.literal(when.last, sa.DateTime(timezone=True))
     said_after = sa.false() if when.is_now else m.observed_at > ts
+    status = status_as_of(query.ts)  # a replacement said after the request replaces nothing yet
     # A query with no session sees session-only claims while they last (`exclusion`).
     session = sa.false() if query.session is None else m.session.is_distinct_from(query.session)
     scopes = [query.scope, DEFAULT_SCOPE]
@@ -320,10 +322,10 @@ def column_exclusion(query: RecallQuery, access: Access = OWN_MEMORY) -> sa.Colu
         granted = sa.false()
     unusable = [Confirmation.PENDING.value, Confirmation.REJECTED.value]
     return sa.case(
-        (sa.and_(m.status == Status.SESSION_ONLY.value, session), sa.literal("other_session")),
+        (sa.and_(status == Status.SESSION_ONLY.value, session), sa.literal("other_session")),
         (
-            m.status.not_in([Status.ACTIVE.value, Status.SESSION_ONLY.value]),
-            sa.literal("status_") + m.status,
+            status.not_in([Status.ACTIVE.value, Status.SESSION_ONLY.value]),
+            sa.literal("status_") + status,
         ),
         (m.confirmation.in_(unusable), sa.literal("confirmation_") + m.confirmation),
         (sa.or_(m.valid_from > last, said_after), sa.literal("not_yet_valid")),
@@ -349,8 +351,7 @@ def candidates(
         sa.select(reason, sa.func.count()).where(of_subject, reason.is_not(None)).group_by(reason)
     ):
         filtered_out[why] += count
-    rows = conn.execute(sa.select(memories).where(of_subject, reason.is_(None))).mappings()
-    return [record_from_row(r) for r in rows]
+    return read_as_of(conn, query.ts, of_subject, reason.is_(None))
 
 
 def speakers(

@@ -401,14 +401,18 @@ def move_status(
     for each row that actually changed; the ids that changed."""
     if not moves:
         return []
-    changed = list(
-        conn.execute(
-            sa.update(memories)
-            .where(memories.c.id.in_(list(moves)), memories.c.status == old.value)
-            .values(status=new.value)
-            .returning(memories.c.id)
-        ).scalars()
+    update = sa.update(memories).where(
+        memories.c.id.in_(list(moves)), memories.c.status == old.value
     )
+    if new is Status.SUPERSEDED:
+        # When the cause was said: the claim was current until then (`permem.recall_asof`).
+        pairs = sa.values(
+            sa.column("claim", sa.Uuid), sa.column("cause", sa.Uuid), name="pairs"
+        ).data(list(moves.items()))
+        cause = memories.alias("cause")
+        said = sa.select(cause.c.observed_at).where(cause.c.id == pairs.c.cause).scalar_subquery()
+        update = update.where(memories.c.id == pairs.c.claim).values(superseded_from=said)
+    changed = list(conn.execute(update.values(status=new.value).returning(memories.c.id)).scalars())
     copy_insert(
         conn,
         memory_events,

@@ -36,6 +36,10 @@ def _local(month: int, day: int, year: int = 2026) -> datetime:
         # The marker opens an event, and the event's day ends the claim.
         ("until my exams finish on August 12, no social plans", _local(8, 13)),
         ("no drinks till the marathon on Friday", _local(7, 18)),
+        # A feast named as the day: the next one, through its day (Easter moves every year).
+        ("no sweets until Christmas", _local(12, 26)),
+        ("I'm off sugar from this week until Easter", _local(3, 29, 2027)),
+        ("on the night shift till Easter Sunday", _local(3, 29, 2027)),
     ],
 )
 def test_an_end_marker_and_any_wording_of_a_day_end_the_claim(text: str, until: datetime) -> None:
@@ -52,6 +56,7 @@ def test_an_end_marker_and_any_wording_of_a_day_end_the_claim(text: str, until: 
         ("starting next week I work nights", _local(7, 13)),
         ("after the 20th I'm back in the office", _local(7, 21)),
         ("in two weeks I start the new job", _local(7, 26)),
+        ("from Christmas I'm working Tuesdays from home", _local(12, 25)),
     ],
 )
 def test_a_start_marker_and_any_wording_of_a_day_start_the_claim(

@@ -100,3 +100,36 @@ def test_claims_stored_before_0014_get_their_subject_bound_fingerprint(bare_db: 
     )
     assert len({row.subject_hash for row in stored}) == 3
     assert guard == "O"
+
+
+def test_claims_superseded_before_0015_learn_when_their_replacement_was_said(
+    bare_db: Database,
+) -> None:
+    migrate.upgrade(bare_db, "0014")
+    engine = bare_db.owner_engine()
+    insert = (
+        "INSERT INTO memories (id, tenant, subject, account, origin, kind, claim, scope, purpose,"
+        " observed_at, valid_from, confidence, sensitivity, confirmation, status, claim_hash,"
+        " subject_hash) VALUES (:id, 'acme', 'ana', 'ana', 'user_fact', 'fact', :c, 'global',"
+        " 'assistant', :at, :at, 0.5, 'none', 'unconfirmed', :status, 'h', 'h')"
+    )
+    old, new, kept = (
+        "00000000-0000-0000-0000-00000000000" + n for n in "123"
+    )  # fmt: skip
+    with engine.begin() as conn:
+        for memory_id, status, at in ((old, "superseded", "2026-02-01T10:00:00Z"),
+                                      (new, "active", "2026-04-29T19:00:00Z"),
+                                      (kept, "active", "2026-01-01T10:00:00Z")):  # fmt: skip
+            conn.execute(sa.text(insert), {"id": memory_id, "c": memory_id, "status": status,
+                                           "at": at})  # fmt: skip
+        conn.execute(
+            sa.text("INSERT INTO memory_events (tenant, memory_id, field, old_value, new_value,"
+                    " actor, reason) VALUES ('acme', :m, 'status', 'active', 'superseded',"
+                    " 'nightly', :r)"), {"m": old, "r": f"superseded by {new}"},
+        )  # fmt: skip
+    migrate.upgrade(bare_db)
+    with engine.connect() as conn:
+        said = dict(conn.execute(sa.text("SELECT id::text, superseded_from FROM memories")).all())
+    engine.dispose()
+    assert said[kept] is None and said[new] is None
+    assert said[old] is not None and said[old].isoformat() == "2026-04-29T19:00:00+00:00"

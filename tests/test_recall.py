@@ -6,6 +6,7 @@ over a small hand-written log.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
@@ -29,6 +30,7 @@ from permem.recall import (
     parse_query,
     relevance_floor,
 )
+from permem.recall_asof import status_as_of
 from permem.records import Kind, Status
 from permem.runtime import runtime
 from permem.settings import Settings
@@ -371,14 +373,18 @@ def test_the_sql_filter_gives_the_reasons_exclusion_gives(
         ).scalar_one()
         set_status(conn, flight, Status.PAUSED, actor="ana", reason="test")
         reason = column_exclusion(query, access)
+        status = status_as_of(query.ts).label("status_as_of")
         rows = list(
             conn.execute(
-                sa.select(memories, reason.label("sql_reason")).where(memories.c.subject == "ana")
+                sa.select(memories, status, reason.label("sql_reason")).where(
+                    memories.c.subject == "ana"
+                )
             ).mappings()
         )
     seen = set()
     for row in rows:
-        record = record_from_row(row)
+        # Each claim as it stood at the request's time (`recall_asof`), as recall reads it.
+        record = dataclasses.replace(record_from_row(row), status=Status(row["status_as_of"]))
         python = exclusion(record, query, False, access)
         seen.add(python)
         if row["sql_reason"] is not None:

@@ -237,4 +237,9 @@ def append_correction(conn: Connection, correction: UserMemory, *, actor: str) -
     set_status(
         conn, old.id, Status.SUPERSEDED, actor=actor, reason=f"superseded by {correction.id}"
     )
+    conn.execute(  # when it stopped being current (`permem.recall_asof`)
+        sa.update(memories)
+        .where(memories.c.id == old.id)
+        .values(superseded_from=correction.observed_at)
+    )
     return get_memory(conn, correction.id)

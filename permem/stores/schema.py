@@ -105,6 +105,8 @@ memories = Table(
     Column("confirmation", Text, nullable=False),
     Column("status", Text, nullable=False),
     Column("supersedes", Uuid),
+    # When the claim that superseded this one was said (its observed_at; migration 0015).
+    _ts("superseded_from", nullable=True),
     Column("session", Text),
     Column("topic", Text),
     Column("claim_hash", Text, nullable=False),
