@@ -20,6 +20,7 @@ from spacy.tokens import Doc, Token
 from permem import temporal
 from permem.extraction import Candidate, modality
 from permem.extraction import lexicon as lx
+from permem.extraction.attitudes import attitude_toward_change
 from permem.extraction.context import CLAUSE_STOP, Conversations, antecedent
 from permem.extraction.cues import Cue, SentenceCue, select_many
 from permem.extraction.directives import standing_directive
@@ -27,6 +28,7 @@ from permem.extraction.for_whom import ForWhom, claim_for_whom
 from permem.extraction.speakers import attribute, helped_holders
 from permem.extraction.world_claims import world_claim
 from permem.nlp import parse
+from permem.policy import EXCLUSIVE_TOPICS as _REPLACING_TOPICS
 from permem.records import Kind, Message, Role
 
 _TRAILING_FILLER = re.compile(
@@ -439,6 +441,14 @@ class RuleExtractor:
         ):
             cues.add(Cue.PLAN)
             future = True
+        if (
+            Cue.PLAN not in cues
+            and sentence.topic in _REPLACING_TOPICS
+            and attitude_toward_change(root)
+        ):
+            # "weighing a move to Porto": an attitude toward a change, which would otherwise
+            # replace where the user lives (permem.extraction.attitudes).
+            cues.add(Cue.CONSIDERED)
         kind = _kind(frozenset(cues), doc.text, imperative, past, future)
         start = sentence.start
         return Candidate(
