@@ -181,7 +181,7 @@ def test_a_registered_connector_is_erased_by_forget_and_checked_by_verify(
 def test_a_copy_of_an_erased_claim_under_a_new_id_is_residue_for_its_subject_only(
     db: Database,
 ) -> None:
-    ids = _store(db, {"likes kayaking": ("alice", "m1"), "likes chess": ("alice", "m2")})
+    _store(db, {"likes kayaking": ("alice", "m1"), "likes chess": ("alice", "m2")})
     block(db, TENANT, Target(TargetKind.SUBJECT, "alice"), actor="alice", now=NOW)
     erase(db, None, TENANT, now=NOW, vacuum=False)
     assert verify(db, None, TENANT, now=NOW, backups=False).clean
@@ -197,7 +197,6 @@ def test_a_copy_of_an_erased_claim_under_a_new_id_is_residue_for_its_subject_onl
     assert found.residue == [
         {"store": "postgresql", "table": "memories", "id": str(copies["alice"].id)}
     ]
-    assert copies["alice"].id not in ids.values()
 
 
 def test_one_connector_per_store_in_erasure_order_and_the_public_names(db: Database) -> None:

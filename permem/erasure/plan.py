@@ -27,9 +27,7 @@ from sqlalchemy.engine import Connection
 from lineage import Node, NodeKind, reached_from
 from permem.erasure.ledger import REQUEST, LedgerState, TargetKind
 from permem.errors import BadInput, NotFound
-from permem.hashing import subject_fingerprint
 from permem.stores.bulk import any_of
-from permem.stores.database import tenant_salt
 from permem.stores.lineage_store import children_of
 from permem.stores.schema import erasure_ledger, legal_holds, lineage_edges, memories, sources
 
@@ -133,7 +131,7 @@ def check_exists(conn: Connection, target: Target) -> None:
 
 _MEMORY_COLUMNS = (
     memories.c.id, memories.c.subject, memories.c.account, memories.c.status,
-    memories.c.claim_hash, memories.c.claim, memories.c.source_message_id,
+    memories.c.claim_hash, memories.c.subject_hash, memories.c.source_message_id,
 )  # fmt: skip
 _SOURCE_COLUMNS = (sources.c.message_id, sources.c.account, sources.c.subject,
                    sources.c.content_hash)  # fmt: skip
@@ -365,7 +363,6 @@ def expand(
             by_memory[str(derived["id"])] = dict(derived)
     known = _in_ledger_already(conn, nodes)
     holds = _holds(conn, nodes, by_memory, by_source)
-    salt = tenant_salt(conn)
     out = Expansion(memory_ids=[uuid.UUID(i) for i in by_memory], sources=len(by_source))
     for node in nodes:
         if (node.kind.value, node.id) in known:
@@ -374,7 +371,7 @@ def expand(
         detail: dict[str, str] = {}
         digest = None
         if node.kind is NodeKind.MEMORY and (row := by_memory.get(node.id)):
-            digest = subject_fingerprint(salt, row["subject"], row["claim"])
+            digest = row["subject_hash"]  # the fingerprint stored with the claim (0014)
             detail["claim_hash"] = row["claim_hash"]
         elif node.kind is NodeKind.SOURCE and (source_row := by_source.get(node.id)):
             digest = source_row["content_hash"]
